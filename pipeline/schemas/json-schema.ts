@@ -1,0 +1,14 @@
+import { z } from "zod";
+import { stableJson } from "../core/canonical-json.js";
+import { ARTIFACTS, ARTIFACT_NAMES, type ArtifactName } from "./index.js";
+
+/** JSON Schema (draft 2020-12) of one artifact, describing the file as written on disk. */
+export function artifactJsonSchema(name: ArtifactName): Record<string, unknown> {
+  const schema = z.toJSONSchema(ARTIFACTS[name], { target: "draft-2020-12", io: "input", unrepresentable: "any" }) as Record<string, unknown>;
+  return { ...schema, $id: `urn:benchmark-foundry:schema:${name}`, title: schema.title ?? name };
+}
+
+/** Write every artifact's schema through `write(name, text)`; returns what `write` returned, in name order. */
+export function writeJsonSchemas<T>(write: (name: ArtifactName, text: string) => T): T[] {
+  return ARTIFACT_NAMES.map((name) => write(name, stableJson(artifactJsonSchema(name))));
+}

@@ -1,0 +1,59 @@
+import { z } from "zod";
+
+export const GateResult = z
+  .object({
+    gate: z.enum(["golden_replay", "alternatives", "violations", "modified_facts", "scenario_consistency", "solvability", "difficulty"]).describe("Which gate."),
+    passed: z.boolean().describe("Whether the task passed it."),
+    detail: z.string().describe("Summary, naming the check and event that decided a failure."),
+  })
+  .strict();
+
+export const MutantResult = z
+  .object({
+    operator: z.string().describe("Mutation operator, e.g. `drop_approval`."),
+    target_check: z.string().nullable().describe("Check the mutant is meant to fail."),
+    killed: z.boolean().describe("True when the mutant failed on its target check."),
+    failed_checks: z.array(z.string()).describe("Checks the mutant failed."),
+  })
+  .strict();
+
+export const TaskValidation = z
+  .object({
+    task: z.string().describe("Task id."),
+    status: z.enum(["released", "dropped"]).describe("Whether the task entered the release."),
+    gates: z.array(GateResult).describe("Gate results in the order run."),
+    mutants: z.array(MutantResult).describe("Violation traces and whether each was killed."),
+    kill_rate: z.number().min(0).max(1).nullable().describe("Killed / total mutants; null without mutants."),
+    repairs: z
+      .array(z.object({ attempt: z.number().int().describe("1-based attempt."), diagnosis: z.string().describe("Gate, check and event that failed."), action: z.string().describe("What the repairer changed.") }).strict())
+      .describe("Repair attempts."),
+    probes: z.record(z.string(), z.boolean()).describe("Probe name → solved."),
+    difficulty: z.string().nullable().describe("Difficulty label."),
+    drop_reason: z.string().nullable().describe("Why the task was dropped; null when released."),
+  })
+  .strict();
+export type TaskValidation = z.infer<typeof TaskValidation>;
+
+/** `generated/<domain>/validation.json`. */
+export const ValidationReport = z
+  .object({
+    domain: z.string().describe("Domain id."),
+    tasks: z.array(TaskValidation).describe("One entry per generated task."),
+    summary: z
+      .object({
+        generated: z.number().int().describe("Tasks designed."),
+        released: z.number().int().describe("Tasks that passed every gate."),
+        dropped: z.number().int().describe("Tasks dropped, with reasons in `tasks`."),
+        repaired: z.number().int().describe("Tasks that needed at least one repair."),
+        mutants_total: z.number().int().describe("Violation traces run."),
+        mutants_killed: z.number().int().describe("Violation traces that failed on their target check."),
+        kill_rate: z.number().min(0).max(1).nullable().describe("mutants_killed / mutants_total."),
+        kill_rate_by_operator: z.record(z.string(), z.number().min(0).max(1)).describe("Kill rate per mutation operator."),
+        survivors: z.array(z.object({ task: z.string().describe("Task id."), operator: z.string().describe("Operator whose mutant survived.") }).strict()).describe("Mutants no check caught."),
+      })
+      .strict()
+      .describe("Domain totals."),
+  })
+  .strict()
+  .describe("Validation report of one domain: per-task gates, mutants, repairs, probes and drops.");
+export type ValidationReport = z.infer<typeof ValidationReport>;

@@ -1,0 +1,154 @@
+import { basename } from "node:path";
+import type { FoundryIssue } from "../core/errors.js";
+import { parseYaml } from "../core/yaml-source.js";
+import { validateAgainst } from "../core/schema-issues.js";
+import { DomainCard } from "../schemas/domain-card.js";
+import { DocumentFrontMatter } from "../schemas/document-front-matter.js";
+import { readDomainFiles } from "./read-domain-files.js";
+import { splitFrontMatter } from "./split-front-matter.js";
+
+/** One reference document whose front matter validated. */
+export interface SourceDocument {
+  /** Path relative to the domain folder, e.g. `docs/fx-policy.md`. */
+  file: string;
+  meta: DocumentFrontMatter;
+  /** Markdown body (front matter removed). */
+  body: string;
+  /** Line of the file on which the body starts (so body positions map back to file lines). */
+  bodyLine: number;
+  /** The whole file text, as read. */
+  text: string;
+}
+
+export interface LoadedDomain {
+  root: string;
+  card?: DomainCard;
+  cardFile?: string;
+  /** world.yaml text (validated by the world loader, not here). */
+  worldText?: string;
+  documents: SourceDocument[];
+  /** Number of .md files found in docs/, loadable or not. */
+  documentFiles: number;
+  issues: FoundryIssue[];
+}
+
+function loadCard(text: string, file: string, issues: FoundryIssue[]): DomainCard | undefined {
+  const parsed = parseYaml(text, file);
+  issues.push(...parsed.issues.map((i) => ({ ...i, code: "CARD_SYNTAX" })));
+  if (!parsed.source) return undefined;
+  const r = validateAgainst(DomainCard, parsed.source.data, { file, code: "CARD_INVALID", lineOf: parsed.source.lineOf });
+  if (!r.ok) {
+    issues.push(...r.issues.map((i) => (/^required key '.*' is missing$/.test(i.message) ? { ...i, code: "CARD_MISSING_KEY" } : i)));
+    return undefined;
+  }
+  return r.value;
+}
+
+function frontMatterIssueCode(message: string): string {
+  if (/^required key '.*' is missing$/.test(message)) return "DOC_MISSING_KEY";
+  if (message.startsWith("effective_to is before")) return "DOC_EFFECTIVE_RANGE";
+  return "DOC_FRONT_MATTER_INVALID";
+}
+
+/**
+ * Load a domain folder: the card, and every document's front matter. Problems in one document never
+ * stop the others; every problem is an issue with its file and line.
+ */
+export function loadDomain(root: string): LoadedDomain {
+  const files = readDomainFiles(root);
+  const out: LoadedDomain = { root, documents: [], documentFiles: files.docFiles, issues: [...files.issues] };
+  if (files.card) {
+    const card = loadCard(files.card.text, files.card.rel, out.issues);
+    if (card) {
+      out.card = card;
+      out.cardFile = files.card.rel;
+      const folder = basename(root.replace(/[/\\]+$/, ""));
+      if (card.id !== folder) {
+        out.issues.push({ code: "CARD_ID_MISMATCH", message: `card id differs from the folder name '${folder}'`, file: files.card.rel, line: 1, path: "id", value: card.id });
+      }
+    }
+  }
+  if (files.world) out.worldText = files.world.text;
+
+  for (const f of files.docs) {
+    const split = splitFrontMatter(f.text);
+    if (split.unterminated) {
+      out.issues.push({ code: "DOC_FRONT_MATTER_SYNTAX", message: "front matter has no closing `---`", file: f.rel, line: 1 });
+      continue;
+    }
+    if (split.frontMatter === null) {
+      out.issues.push({ code: "DOC_NO_FRONT_MATTER", message: "document does not start with a `---` front matter block", file: f.rel, line: 1 });
+      continue;
+    }
+    const parsed = parseYaml(split.frontMatter, f.rel, split.frontMatterLine - 1);
+    if (!parsed.source) {
+      out.issues.push(...parsed.issues.map((i) => ({ ...i, code: "DOC_FRONT_MATTER_SYNTAX" })));
+      continue;
+    }
+    const data = parsed.source.data;
+    if (data === null || typeof data !== "object" || Array.isArray(data)) {
+      out.issues.push({ code: "DOC_FRONT_MATTER_SYNTAX", message: "front matter must be a YAML mapping", file: f.rel, line: split.frontMatterLine, value: data });
+      continue;
+    }
+    const r = validateAgainst(DocumentFrontMatter, data, { file: f.rel, lineOf: parsed.source.lineOf });
+    if (!r.ok) {
+      for (const i of r.issues) {
+        const code = frontMatterIssueCode(i.message);
+        const hint = i.path === "version" && typeof i.value === "number" ? " (quote the version: version: \"" + String(i.value) + "\")" : "";
+        out.issues.push({ ...i, code, message: i.message + hint });
+      }
+      continue;
+    }
+    if (split.body.trim() === "") {
+      out.issues.push({ code: "DOC_EMPTY", message: "document has no text after its front matter", file: f.rel, line: split.bodyLine });
+      continue;
+    }
+    out.documents.push({ file: f.rel, meta: r.value, body: split.body, bodyLine: split.bodyLine, text: f.text });
+  }
+  out.issues.push(...crossDocumentIssues(out.documents, (doc, key) => {
+    const parsed = parseYaml(splitFrontMatter(doc.text).frontMatter ?? "", doc.file, 1);
+    return parsed.source?.lineOf([key]) ?? 2;
+  }));
+  return out;
+}
+
+/** Issues that involve several documents: duplicate ids and versions, unknown or unlinked supersedes. */
+function crossDocumentIssues(docs: SourceDocument[], lineOf: (doc: SourceDocument, key: string) => number): FoundryIssue[] {
+  const issues: FoundryIssue[] = [];
+  const byId = new Map<string, SourceDocument[]>();
+  for (const d of docs) byId.set(d.meta.id, [...(byId.get(d.meta.id) ?? []), d]);
+  const exists = (ref: string): boolean => {
+    const [id, version] = ref.split("@");
+    const list = byId.get(id ?? "") ?? [];
+    return version === undefined ? list.length > 0 : list.some((d) => d.meta.version === version);
+  };
+  for (const d of docs) {
+    for (const ref of d.meta.supersedes) {
+      if (!exists(ref)) {
+        issues.push({ code: "DOC_SUPERSEDES_UNKNOWN", message: `supersedes '${ref}', which is not a document of this domain`, file: d.file, line: lineOf(d, "supersedes"), path: "supersedes", value: ref });
+      }
+    }
+  }
+  for (const [id, list] of byId) {
+    if (list.length < 2) continue;
+    const seen = new Map<string, SourceDocument>();
+    for (const d of list) {
+      const prev = seen.get(d.meta.version);
+      if (prev) {
+        issues.push({ code: "DOC_DUPLICATE_VERSION", message: `id '${id}' version ${d.meta.version} is also claimed by ${prev.file}`, file: d.file, line: lineOf(d, "version"), path: "version", value: d.meta.version });
+      } else seen.set(d.meta.version, d);
+    }
+    // Same id, different versions: the versions must be linked by `supersedes`, or they are two documents that collide.
+    const versions = [...seen.values()];
+    for (const d of versions) {
+      const linked = versions.some(
+        (o) => o !== d && (o.meta.supersedes.includes(`${id}@${d.meta.version}`) || d.meta.supersedes.includes(`${id}@${o.meta.version}`) || o.meta.supersedes.includes(id) || d.meta.supersedes.includes(id)),
+      );
+      if (!linked) {
+        const other = versions.find((o) => o !== d) as SourceDocument;
+        issues.push({ code: "DOC_DUPLICATE_ID", message: `id '${id}' is also used by ${other.file}, and neither version supersedes the other`, file: d.file, line: lineOf(d, "id"), path: "id", value: id });
+      }
+    }
+  }
+  return issues;
+}
