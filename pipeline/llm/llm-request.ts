@@ -1,0 +1,37 @@
+import type { AIMessage, BaseMessageLike } from "@langchain/core/messages";
+import type { AgentRole } from "../core/config.js";
+
+/** Who is calling and what for: the accounting buckets a call is charged to. */
+export interface CallSite {
+  role: AgentRole;
+  /** Pipeline stage, e.g. `extract-sops`, `design-tasks`. */
+  stage: string;
+  /** Item the call works on (task id, document path…); optional. */
+  item?: string;
+}
+
+/** What the caller fixes for every call of a bound chat model. */
+export interface ModelBinding extends CallSite {
+  /** Output schema (zod or JSON Schema): part of the cache key, so a schema change never replays an old answer. */
+  schemaForKey?: unknown;
+  /** Separates otherwise identical requests that need independent answers (e.g. `run-2` of k). */
+  variant?: string;
+  /** false: skip the response cache for these calls. Default true. */
+  cache?: boolean;
+}
+
+/** One model call through the runtime. */
+export interface LlmRequest extends ModelBinding {
+  messages: readonly BaseMessageLike[];
+  /** Tools offered to the model (LangChain tools, `{ name, description, schema }` specs, OpenAI tool objects). */
+  tools?: readonly unknown[];
+  /** Options bound with the tools or otherwise changing the answer: `tool_choice`, `response_format`, `stop`… */
+  toolOptions?: Record<string, unknown>;
+  /** Cancels the call (and its retries) from outside. */
+  signal?: AbortSignal;
+}
+
+/** The one method everything model-backed calls. */
+export interface LlmInvoker {
+  invoke(request: LlmRequest): Promise<AIMessage>;
+}

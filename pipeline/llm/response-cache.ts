@@ -1,0 +1,128 @@
+import { mkdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import Database from "better-sqlite3";
+import { AIMessage } from "@langchain/core/messages";
+import { canonicalJson } from "../core/canonical-json.js";
+import { CACHE_FORMAT_VERSION } from "./cache-key.js";
+
+/** File name of the response cache inside `cache_dir`. */
+export const RESPONSE_CACHE_FILE = "llm-cache.sqlite";
+
+/** What is kept of an answer: enough to hand back an equivalent AIMessage. */
+export interface StoredAnswer {
+  content: unknown;
+  tool_calls: unknown[];
+  invalid_tool_calls: unknown[];
+  usage_metadata: unknown;
+  response_metadata: Record<string, unknown>;
+  /** Provider extras, e.g. OpenAI's `refusal`. */
+  additional_kwargs: Record<string, unknown>;
+  id: string | null;
+}
+
+/** Counters of one cache since it was opened. */
+export interface ResponseCacheStats {
+  hits: number;
+  misses: number;
+  writes: number;
+}
+
+/** Round-trip through JSON: drops undefined and anything that is not data. */
+function plain<T>(v: T): T {
+  return v === undefined ? v : (JSON.parse(JSON.stringify(v)) as T);
+}
+
+/** The stored form of an AIMessage. */
+export function serializeAnswer(message: AIMessage): StoredAnswer {
+  return {
+    content: plain(message.content),
+    tool_calls: plain(message.tool_calls ?? []),
+    invalid_tool_calls: plain(message.invalid_tool_calls ?? []),
+    usage_metadata: plain(message.usage_metadata) ?? null,
+    response_metadata: plain(message.response_metadata ?? {}),
+    additional_kwargs: plain(message.additional_kwargs ?? {}),
+    id: message.id ?? null,
+  };
+}
+
+/** An AIMessage rebuilt from its stored form. */
+export function rehydrateAnswer(stored: StoredAnswer): AIMessage {
+  const fields: ConstructorParameters<typeof AIMessage>[0] & object = {
+    content: stored.content as string,
+    tool_calls: stored.tool_calls as AIMessage["tool_calls"],
+    invalid_tool_calls: stored.invalid_tool_calls as AIMessage["invalid_tool_calls"],
+    response_metadata: stored.response_metadata,
+    additional_kwargs: stored.additional_kwargs ?? {},
+  };
+  if (stored.usage_metadata) fields.usage_metadata = stored.usage_metadata as AIMessage["usage_metadata"];
+  if (stored.id) fields.id = stored.id;
+  return new AIMessage(fields);
+}
+
+/**
+ * Content-addressed answers in SQLite (WAL). Only successful answers are ever written, so a
+ * failure is retried on the next build instead of being replayed.
+ */
+export class ResponseCache {
+  readonly path: string;
+  readonly #db: Database.Database;
+  readonly #get: Database.Statement<[string], { response: string }>;
+  readonly #put: Database.Statement<[string, string, string, string]>;
+  readonly #stats: ResponseCacheStats = { hits: 0, misses: 0, writes: 0 };
+
+  /** Open (creating if needed) the cache at `path`; `:memory:` for a private in-memory cache. */
+  constructor(path: string) {
+    if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+    this.path = path;
+    this.#db = new Database(path);
+    this.#db.pragma("journal_mode = WAL");
+    // Two builds sharing one cache wait for each other's short writes instead of failing.
+    this.#db.pragma("busy_timeout = 5000");
+    this.#db.exec(
+      `CREATE TABLE IF NOT EXISTS responses (
+         key TEXT PRIMARY KEY,
+         format INTEGER NOT NULL,
+         model TEXT NOT NULL,
+         request TEXT NOT NULL,
+         response TEXT NOT NULL
+       )`,
+    );
+    this.#get = this.#db.prepare(`SELECT response FROM responses WHERE key = ? AND format = ${CACHE_FORMAT_VERSION}`);
+    this.#put = this.#db.prepare(`INSERT OR REPLACE INTO responses (key, format, model, request, response) VALUES (?, ${CACHE_FORMAT_VERSION}, ?, ?, ?)`);
+  }
+
+  /** The cache file under a configuration's `cache_dir`. */
+  static inDir(cacheDir: string): ResponseCache {
+    return new ResponseCache(join(cacheDir, RESPONSE_CACHE_FILE));
+  }
+
+  /** The stored answer for `key`, counting a hit or a miss. */
+  get(key: string): AIMessage | undefined {
+    const row = this.#get.get(key);
+    if (!row) {
+      this.#stats.misses++;
+      return undefined;
+    }
+    this.#stats.hits++;
+    return rehydrateAnswer(JSON.parse(row.response) as StoredAnswer);
+  }
+
+  /** Store a successful answer under `key` with the request that produced it. */
+  put(key: string, model: string, request: unknown, answer: AIMessage): void {
+    this.#put.run(key, model, canonicalJson(request), canonicalJson(serializeAnswer(answer)));
+    this.#stats.writes++;
+  }
+
+  /** Entries stored (all formats). */
+  size(): number {
+    return (this.#db.prepare("SELECT count(*) AS n FROM responses").get() as { n: number }).n;
+  }
+
+  stats(): ResponseCacheStats {
+    return { ...this.#stats };
+  }
+
+  close(): void {
+    this.#db.close();
+  }
+}
