@@ -1,0 +1,56 @@
+import type { Operation } from "../../schemas/index.js";
+
+/** Values known to the solver while it works through a plan, by name. */
+export type Bag = Map<string, unknown>;
+
+export type Binding =
+  | { ok: true; args: Record<string, unknown>; facts: Array<{ param: string; value: unknown }> }
+  | { ok: false; missing: string };
+
+/**
+ * Bind an operation's arguments by name: `state` and `agent` parameters from what is known so far
+ * (the subject row, the customer, earlier results); `customer` parameters from the customer's
+ * private knowledge (`facts`), which the plan must ask for before the call.
+ */
+export function bindArgs(op: Operation, bag: Bag, customerKnows: ReadonlyMap<string, unknown>, agentNote = "Handled as set out in the applicable procedure."): Binding {
+  const args: Record<string, unknown> = {};
+  const facts: Array<{ param: string; value: unknown }> = [];
+  for (const [name, p] of Object.entries(op.params)) {
+    if (p.source === "customer") {
+      const v = customerKnows.get(name) ?? customerChoice(name, p);
+      if (v === undefined || v === null) {
+        if (p.required) return { ok: false, missing: `${name} (only the customer knows it, and the scenario has no value for it)` };
+        continue;
+      }
+      args[name] = v;
+      facts.push({ param: name, value: v });
+      continue;
+    }
+    const v = bag.get(name) ?? (p.source === "agent" && p.type === "string" && !p.enum ? agentNote : undefined);
+    if (v === undefined || v === null) {
+      if (p.required) return { ok: false, missing: name };
+      continue;
+    }
+    if (p.source === "agent" && p.type === "string" && typeof v !== "string") return { ok: false, missing: name };
+    args[name] = v;
+  }
+  return { ok: true, args, facts };
+}
+
+/** Add a call result's fields to the bag: an object's keys, or the single row of a one-row list. */
+export function learn(bag: Bag, result: unknown): void {
+  const row = Array.isArray(result) ? (result.length === 1 ? result[0] : undefined) : result;
+  if (!row || typeof row !== "object") return;
+  for (const [k, v] of Object.entries(row as Record<string, unknown>)) if (v !== null && v !== undefined) bag.set(k, v);
+}
+
+/**
+ * What a customer says when the world holds no value for a parameter only they can give: the first
+ * permitted value of an enumerated parameter, or a plain statement for free text. Numbers and
+ * patterned strings have no safe default, so the plan cannot use them.
+ */
+function customerChoice(name: string, p: Operation["params"][string]): unknown {
+  if (p.enum && p.enum.length > 0) return p.enum[0];
+  if (p.type === "string" && !p.pattern) return `${name.replace(/_/g, " ")} as instructed by the customer`;
+  return undefined;
+}

@@ -1,0 +1,198 @@
+import type { Operation, SopStep, SopWorkflow, Table, Task } from "../../schemas/index.js";
+import type { DomainContext } from "../../world/domain-context.js";
+import { termsOf } from "../../world/approvals.js";
+import { bindArgs, learn, type Bag } from "./bind-args.js";
+import { executePlan } from "./execute-plan.js";
+import type { PlanAction } from "./actions.js";
+import type { WorldIndex } from "./world-index.js";
+
+/** One workflow of a task, about one subject row. */
+export interface PlanUnit {
+  workflow: SopWorkflow;
+  table: Table;
+  key: string | number;
+  /** The subject row as in the task's initial state (hidden columns included). */
+  row: Record<string, unknown>;
+  /** Rows the subject row references, and the customer row: what the customer may know. */
+  related: Record<string, unknown>[];
+}
+
+/** A private fact the plan needs from the customer. */
+export interface NeededFact {
+  param: string;
+  value: unknown;
+  description: string;
+}
+
+export interface DerivedPlan {
+  actions: PlanAction[];
+  facts: NeededFact[];
+  approvals: Array<{ kind: string; terms: Record<string, unknown> }>;
+  /** Per unit: the index in `actions` of the last write the workflow executed. */
+  terminals: number[];
+}
+
+/** Retries of a rejected write after the clock moves on (a review pending, an event due). */
+const RETRY_WAITS = [30, 60];
+/** Bound on the number of plan executions one derivation may spend. */
+const BUDGET = 400;
+
+interface Node {
+  step: SopStep | null;
+  actions: PlanAction[];
+  bag: Bag;
+  facts: NeededFact[];
+  approvals: DerivedPlan["approvals"];
+  wrote: boolean;
+  lastWrite: number;
+}
+
+/**
+ * Derive a plan for a sequence of workflow units by searching the SOP's step graph: from each step,
+ * the next step and every branch target are tried in document order; a path survives while every
+ * call on it executes on the live state (a rejected write may be retried after a wait), and it
+ * succeeds when it reaches the end of the workflow having executed at least one write. So branches
+ * are chosen by what the state allows, the way the procedure's decisions would choose them.
+ */
+export function derivePlan(ctx: DomainContext, index: WorldIndex, draft: (facts: NeededFact[], approvals: DerivedPlan["approvals"]) => Task, units: readonly PlanUnit[]): DerivedPlan | { reason: string } {
+  let budget = BUDGET;
+  let start: Node = { step: null, actions: [], bag: new Map(), facts: [], approvals: [], wrote: false, lastWrite: -1 };
+  const terminals: number[] = [];
+  for (const unit of units) {
+    const knows = customerKnowledge(unit);
+    const bag: Bag = new Map(start.bag);
+    for (const [k, v] of Object.entries(visibleColumns(unit.table, unit.row))) if (v !== null) bag.set(k, v);
+    const customerKey = index.customerTable.primary_key;
+    const ownerValue = unit.table.owner_column ? unit.row[unit.table.owner_column] : unit.table.name === index.customerTable.name ? unit.key : undefined;
+    if (ownerValue !== undefined) bag.set(customerKey, ownerValue);
+    const steps = [...unit.workflow.steps].sort((a, b) => a.number - b.number);
+    const byId = new Map(steps.map((s) => [s.id, s]));
+    const successors = (s: SopStep): Array<SopStep | null> => {
+      const out: Array<SopStep | null> = [];
+      const add = (id: string | null) => {
+        const t = id === null ? null : (byId.get(id) ?? undefined);
+        if (t === undefined) return;
+        if (t && t.number <= s.number) return; // returns are loops back; the search only moves forward
+        if (!out.includes(t)) out.push(t);
+      };
+      for (const tr of unit.workflow.transitions.filter((t) => t.from === s.id && t.kind === "branch")) add(tr.to);
+      for (const tr of unit.workflow.transitions.filter((t) => t.from === s.id && t.kind === "next")) add(tr.to);
+      if (out.length === 0) add(steps[steps.indexOf(s) + 1]?.id ?? null);
+      // Going on is tried before stopping: an early end ("stop: the payment cannot be made") is the last resort.
+      return [...out.filter((t) => t !== null), ...out.filter((t) => t === null)];
+    };
+    // A workflow is done only when its last write is at a step the procedure can end after
+    // (a transition to the end, or the last step): preparatory writes alone do not count.
+    const finishing = new Set([...unit.workflow.transitions.filter((t) => t.to === null).map((t) => t.from), steps[steps.length - 1]?.id ?? ""]);
+    const first = steps[0];
+    if (!first) return { reason: `workflow ${unit.workflow.id} has no steps` };
+    let found: Node | null = null;
+    let lastFailure = "no path through the procedure executed a write";
+    // Of all paths that reach an end having written, keep the one that got furthest through the
+    // procedure (its last write is the latest step), then the shortest.
+    const better = (a: Node | null, b: Node | null): Node | null => {
+      if (!a) return b;
+      if (!b) return a;
+      const sa = writeStep(a), sb = writeStep(b);
+      if (sa !== sb) return sa > sb ? a : b;
+      return b.actions.length < a.actions.length ? b : a;
+    };
+    const writeStep = (n: Node): number => {
+      const w = n.actions[n.lastWrite];
+      return w ? (byId.get(w.step ?? "")?.number ?? 0) : 0;
+    };
+    const visit = (step: SopStep | null, node: Node): Node | null => {
+      if (step === null) return node.wrote && node.lastWrite >= start.actions.length && finishing.has(node.actions[node.lastWrite]?.step ?? "") ? node : null;
+      if (budget <= 0) return null;
+      const next = perform(step, node);
+      if (!next) return null;
+      let best: Node | null = null;
+      for (const succ of successors(step)) best = better(best, visit(succ, next));
+      return best;
+    };
+    const perform = (step: SopStep, node: Node): Node | null => {
+      const opName = step.operation;
+      const op = opName ? index.ops.get(opName) : undefined;
+      if (!op) return { ...node, step };
+      if (op.side === "customer") {
+        if (!op.approves) return { ...node, step };
+        const proposer = [...node.actions].reverse().find((a) => a.type === "call" && index.ops.get(a.operation)?.proposes?.kind === op.approves);
+        if (!proposer || proposer.type !== "call") {
+          lastFailure = `step ${step.id}: nothing to approve`;
+          return null;
+        }
+        const action: PlanAction = { type: "approve", proposal_of: proposer.operation, workflow: unit.workflow.id, step: step.id, why: step.text };
+        return tryBlock(node, step, [action], op, null);
+      }
+      const binding = bindArgs(op, node.bag, knows, `${unit.workflow.title}: ${op.description}`);
+      if (!binding.ok) {
+        lastFailure = `step ${step.id} (${op.name}): no value for ${binding.missing}`;
+        return op.access === "read" ? { ...node, step } : null;
+      }
+      const asks: PlanAction[] = [];
+      const facts = [...node.facts];
+      for (const f of binding.facts) {
+        if (facts.some((x) => x.param === f.param)) continue;
+        facts.push({ param: f.param, value: f.value, description: op.params[f.param]?.description ?? f.param });
+        asks.push({ type: "ask", fact: f.param, topic: topicOf(f.param, op.params[f.param]?.description ?? ""), workflow: unit.workflow.id, step: step.id, why: `${op.name} needs ${f.param}, which only the customer knows` });
+      }
+      const call: PlanAction = { type: "call", operation: op.name, args: binding.args, workflow: unit.workflow.id, step: step.id, why: step.text };
+      const approvals = op.proposes ? [...node.approvals, { kind: op.proposes.kind, terms: termsOf(op.proposes.terms, binding.args) }] : node.approvals;
+      const withFacts = { ...node, facts, approvals };
+      for (const wait of [0, ...(op.access === "write" ? RETRY_WAITS : [])]) {
+        const block: PlanAction[] = [...asks, ...(wait > 0 ? [{ type: "wait" as const, minutes: wait, workflow: unit.workflow.id, step: step.id, why: `${op.name} was refused; the procedure waits for the pending item` }] : []), call];
+        const out = tryBlock(withFacts, step, block, op, call);
+        if (out) return out;
+      }
+      // A read that fails is not a dead end: the agent learns nothing and goes on.
+      return op.access === "read" ? { ...node, step } : null;
+    };
+    const tryBlock = (node: Node, step: SopStep, block: PlanAction[], op: Operation, call: PlanAction | null): Node | null => {
+      budget--;
+      const actions = [...node.actions, ...block];
+      const run = executePlan(ctx, draft(node.facts, node.approvals), actions, { role: "golden" });
+      try {
+        const tail = run.outcomes.slice(node.actions.length);
+        const bad = tail.find((o) => o.action.type !== "ask" && o.outcome?.status !== "executed");
+        if (bad) {
+          lastFailure = `step ${step.id} (${op.name}): ${bad.outcome?.reason ?? "not executed"}`;
+          return null;
+        }
+        const bag = new Map(node.bag);
+        const last = tail[tail.length - 1];
+        if (call && last?.outcome) learn(bag, last.outcome.result);
+        const isWrite = op.access === "write" && op.side === "agent";
+        return { step, actions, bag, facts: node.facts, approvals: node.approvals, wrote: node.wrote || isWrite, lastWrite: isWrite ? actions.length - 1 : node.lastWrite };
+      } finally {
+        run.close();
+      }
+    };
+    found = visit(first, { ...start, bag, wrote: false, lastWrite: -1 });
+    if (!found) return { reason: `workflow ${unit.workflow.id} on ${unit.table.name} ${String(unit.key)}: ${budget <= 0 ? "search budget exhausted" : lastFailure}` };
+    terminals.push(found.lastWrite);
+    start = found;
+  }
+  return { actions: start.actions, facts: start.facts, approvals: start.approvals, terminals };
+}
+
+/** Columns an agent can see. */
+export function visibleColumns(table: Table, row: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const c of table.columns) if (!c.hidden) out[c.name] = row[c.name];
+  return out;
+}
+
+/** What the customer knows: every column (hidden ones too) of the subject row and its related rows. */
+function customerKnowledge(unit: PlanUnit): Map<string, unknown> {
+  const out = new Map<string, unknown>();
+  for (const r of [...unit.related].reverse()) for (const [k, v] of Object.entries(r)) if (v !== null) out.set(k, v);
+  for (const [k, v] of Object.entries(unit.row)) if (v !== null) out.set(k, v);
+  return out;
+}
+
+/** How the agent and the customer name a fact: the parameter's words, e.g. `invoice ref` for `invoice_ref`. */
+export function topicOf(param: string, description: string): string {
+  const words = param.replace(/_/g, " ");
+  const lead = description.replace(/[.(].*$/s, "").trim().toLowerCase();
+  return lead && !lead.includes(words) ? `${words} (${lead})` : words;
+}

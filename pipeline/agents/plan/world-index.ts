@@ -1,0 +1,54 @@
+import type { Operation, SopWorkflow, Table, WorldModel } from "../../schemas/index.js";
+
+/** Look-ups over a world model that the plan search needs again and again. */
+export class WorldIndex {
+  readonly world: WorldModel;
+  readonly ops = new Map<string, Operation>();
+  readonly tables = new Map<string, Table>();
+  /** Primary-key column → table. */
+  readonly tableByKey = new Map<string, Table>();
+
+  constructor(world: WorldModel) {
+    this.world = world;
+    for (const o of world.operations) this.ops.set(o.name, o);
+    for (const t of world.tables) {
+      this.tables.set(t.name, t);
+      if (!this.tableByKey.has(t.primary_key)) this.tableByKey.set(t.primary_key, t);
+    }
+  }
+
+  get customerTable(): Table {
+    return this.tables.get(this.world.customer_table) as Table;
+  }
+
+  /** Agent-side write operations a workflow's steps name, in step order. */
+  agentWrites(wf: SopWorkflow): string[] {
+    return wf.steps.map((s) => s.operation).filter((o): o is string => !!o && this.ops.get(o)?.side === "agent" && this.ops.get(o)?.access === "write");
+  }
+
+  /**
+   * The table a workflow is about: the first table (other than the customer table) whose primary key
+   * is a parameter of one of its operations, in step order; the customer table when there is none.
+   */
+  subjectTable(wf: SopWorkflow): Table {
+    for (const s of wf.steps) {
+      const op = s.operation ? this.ops.get(s.operation) : undefined;
+      for (const p of Object.keys(op?.params ?? {})) {
+        const t = this.tableByKey.get(p);
+        if (t && t.name !== this.world.customer_table) return t;
+      }
+    }
+    return this.customerTable;
+  }
+
+  /** Tables an operation writes (named after INSERT INTO / UPDATE / DELETE FROM in its effects). */
+  writtenTables(opName: string): string[] {
+    const op = this.ops.get(opName);
+    const out = new Set<string>();
+    for (const e of op?.effects ?? []) {
+      const m = /^\s*(?:insert\s+(?:or\s+\w+\s+)?into|update|delete\s+from)\s+([a-z_][a-z0-9_]*)/i.exec(e.sql);
+      if (m?.[1]) out.add(m[1]);
+    }
+    return [...out].sort();
+  }
+}

@@ -1,0 +1,136 @@
+import type { SopWorkflow, Task } from "../../schemas/index.js";
+import type { RandomStream } from "../../core/random.js";
+import type { DesignResult, DomainContext, TaskDesigner } from "../types.js";
+import { WorldIndex } from "../plan/world-index.js";
+import { DomainRows, type Row } from "../plan/domain-rows.js";
+import { derivePlan, topicOf, type DerivedPlan, type NeededFact, type PlanUnit } from "../plan/derive-plan.js";
+import { toReferencePlan } from "../plan/actions.js";
+import { buildScenario } from "./scenario.js";
+import { documentsFor } from "./documents.js";
+
+/** Attempts per slot before the slot is reported empty. */
+const ATTEMPTS = 12;
+
+/**
+ * The task designer's embedded strategy. A slot picks a customer (slots are spread over the
+ * customers named in the world), one to three workflows that have a subject row of that customer,
+ * and proves the combination executable by deriving a plan on the live state; the task's scenario,
+ * facts and approvals come out of that plan. Difficulty comes from structure: workflows combined,
+ * approvals, facts to elicit, waits, distractor documents.
+ */
+export class DeterministicTaskDesigner implements TaskDesigner {
+  /** Whether a (workflow, subject) unit can be carried out alone; shared by the slots of one build. */
+  readonly #feasible = new Map<string, boolean>();
+
+  async design(ctx: DomainContext, slot: number, rng: RandomStream): Promise<DesignResult> {
+    const index = new WorldIndex(ctx.world);
+    const rows = new DomainRows(ctx, index);
+    try {
+      const customers = namedCustomers(ctx, index);
+      if (customers.length === 0) return { ok: false, reason: `the world names no rows of ${ctx.world.customer_table}` };
+      const workflows = ctx.sop.workflows.filter((w) => index.agentWrites(w).length > 0 && isCurrent(ctx, w));
+      const failures: string[] = [];
+      for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+        const customer = customers[(slot + attempt * 7) % customers.length] as Row;
+        const cKey = customer[index.customerTable.primary_key];
+        const id = `${ctx.card.id}-${String(slot + 1).padStart(3, "0")}`;
+        const unitsOf = (u: PlanUnit[]) => (facts: NeededFact[], approvals: DerivedPlan["approvals"]): Task => buildTask(ctx, id, customer, index.customerTable.primary_key, u, facts, approvals, []);
+        // Units that can be done on their own; combinations are drawn only from these.
+        const singles: PlanUnit[] = [];
+        for (const wf of workflows) {
+          const table = index.subjectTable(wf);
+          for (const row of rows.owned(table, cKey)) {
+            const unit: PlanUnit = { workflow: wf, table, key: row[table.primary_key] as string | number, row, related: rows.related(table, row, cKey) };
+            const memoKey = `${ctx.card.id}|${wf.id}|${String(unit.key)}`;
+            let works = this.#feasible.get(memoKey);
+            if (works === undefined) {
+              works = !("reason" in derivePlan(ctx, index, unitsOf([unit]), [unit]));
+              this.#feasible.set(memoKey, works);
+            }
+            if (works) singles.push(unit);
+          }
+        }
+        if (singles.length === 0) {
+          failures.push(`${String(cKey)}: no workflow can be carried out for this customer's rows`);
+          continue;
+        }
+        const distinctWorkflows = new Set(singles.map((u) => u.workflow.id)).size;
+        const max = Math.min(ctx.card.generation.max_workflows_per_task, 3, distinctWorkflows);
+        const k = rng.pick([1, 2, 3].filter((n) => n <= max), [3, 3, 2].slice(0, max));
+        const units: PlanUnit[] = [];
+        for (const u of rng.shuffle(singles)) {
+          if (units.length >= k) break;
+          if (units.some((x) => x.workflow.id === u.workflow.id || (x.table.name === u.table.name && x.key === u.key))) continue;
+          units.push(u);
+        }
+        const plan = derivePlan(ctx, index, unitsOf(units), units);
+        if ("reason" in plan) {
+          failures.push(plan.reason);
+          continue;
+        }
+        const task = buildTask(ctx, id, customer, index.customerTable.primary_key, units, plan.facts, plan.approvals, toReferencePlan(plan.actions));
+        return { ok: true, task };
+      }
+      return { ok: false, reason: `no executable combination in ${ATTEMPTS} attempts; last: ${failures[failures.length - 1] ?? "none"}` };
+    } finally {
+      rows.close();
+    }
+  }
+}
+
+/** Customers tasks can be about: the fixed rows of the customer table (the world's named cases). */
+function namedCustomers(ctx: DomainContext, index: WorldIndex): Row[] {
+  return index.customerTable.rows as Row[];
+}
+
+/** Only procedures from document versions in force on the domain's date are designed from. */
+function isCurrent(ctx: DomainContext, wf: SopWorkflow): boolean {
+  const doc = ctx.sop.documents.find((d) => d.id === wf.document && d.version === wf.version);
+  return !doc || doc.status === "current";
+}
+
+function buildTask(
+  ctx: DomainContext,
+  id: string,
+  customer: Row,
+  customerKey: string,
+  units: readonly PlanUnit[],
+  facts: readonly NeededFact[],
+  approvals: DerivedPlan["approvals"],
+  plan: Task["reference_plan"],
+): Task {
+  const cKey = String(customer[customerKey]);
+  const scenario = buildScenario(ctx, customer, units, facts, approvals);
+  return {
+    id,
+    domain: ctx.card.id,
+    title: units.map((u) => `${u.workflow.title} (${String(u.key)})`).join("; "),
+    objective: `For ${cKey}: ${units.map((u) => `${u.workflow.title.toLowerCase()} for ${u.table.name} ${String(u.key)}`).join(", then ")}, following the procedures and rules in force on ${ctx.card.as_of}.`,
+    workflows: units.map((u) => u.workflow.id),
+    as_of: ctx.card.as_of,
+    customer_id: cKey,
+    initial_state: [],
+    scheduled_events: [],
+    scenario,
+    checks: {
+      goal: [
+        {
+          id: "goal-plan",
+          group: "goal",
+          kind: "action_executed",
+          params: { operation: units[0] ? ctx.world.operations.find((o) => o.side === "agent" && o.access === "write")?.name ?? "none" : "none" },
+          description: "Placeholder until the rubric writer derives the checks.",
+          provenance: { source: "customer", at: { task: id, requirement: "objective" } },
+        },
+      ],
+      process: [],
+      protection: [],
+    },
+    reference_plan: plan.length > 0 ? plan : [{ step: 1, actor: "agent", operation: "wait", args: { minutes: 0 }, workflow: null, sop_step: null, why: "draft" }],
+    documents: documentsFor(ctx, units),
+    difficulty: null,
+    max_turns: 60,
+  };
+}
+
+export { topicOf };

@@ -1,0 +1,35 @@
+import type { Task, Trace } from "../schemas/index.js";
+import type { DomainContext } from "../world/domain-context.js";
+import type { RandomStream } from "../core/random.js";
+
+export type { DomainContext };
+
+/** A task slot's outcome from the designer: a task without checks yet, or why none could be made. */
+export type DesignResult = { ok: true; task: Task } | { ok: false; reason: string };
+
+/** The output of the solver: the golden trace, or why the task could not be solved. */
+export type SolveResult = { ok: true; trace: Trace } | { ok: false; reason: string };
+
+/** Where a failing task failed: the gate, the check (if any) and the event (if any). */
+export interface Diagnosis {
+  gate: string;
+  check: string | null;
+  event: number | null;
+  detail: string;
+}
+
+/** The agent roles of the graph, each with a deterministic and an llm strategy behind one interface. */
+export interface TaskDesigner {
+  design(ctx: DomainContext, slot: number, rng: RandomStream): Promise<DesignResult>;
+}
+export interface RubricWriter {
+  /** Returns the task with its acceptance checks (written before the golden trace exists). */
+  writeChecks(ctx: DomainContext, task: Task): Promise<Task>;
+}
+export interface Solver {
+  solve(ctx: DomainContext, task: Task): Promise<SolveResult>;
+}
+export interface Repairer {
+  /** A repaired task, or null when the repairer has nothing to try. */
+  repair(ctx: DomainContext, task: Task, diagnosis: Diagnosis, attempt: number): Promise<Task | null>;
+}

@@ -1,0 +1,65 @@
+import type { Task, TraceEvent } from "../schemas/index.js";
+import { canonicalJson } from "../core/canonical-json.js";
+import type { Episode } from "./episode.js";
+import type { ToolOutcome } from "./types.js";
+import { PROPOSALS_TABLE } from "./schema-sql.js";
+
+/**
+ * The deterministic customer simulator (the `user-sim` role's embedded strategy). It says only what
+ * its scenario allows: the opening request, a private fact when the agent asks about one of the
+ * fact's topics, and an approval only for a proposal whose terms are exactly ones it agreed to.
+ * Every line and action goes through the episode, so it is in the trace.
+ */
+export class ScriptedCustomer {
+  readonly #task: Task;
+  readonly #episode: Episode;
+  readonly #disclosed = new Set<string>();
+
+  constructor(task: Task, episode: Episode) {
+    this.#task = task;
+    this.#episode = episode;
+  }
+
+  /** Facts disclosed so far, by id. */
+  get disclosed(): ReadonlySet<string> {
+    return this.#disclosed;
+  }
+
+  /** The customer's first message. */
+  open(): TraceEvent {
+    return this.#episode.say("customer", this.#task.scenario.opening_request);
+  }
+
+  /**
+   * The agent says `text` to the customer; the customer answers. A fact is disclosed when one of its
+   * `disclose_when` topics occurs in the agent's words (case-insensitive).
+   */
+  answer(text: string): { reply: TraceEvent; facts: string[] } {
+    this.#episode.say("agent", text);
+    const lower = text.toLowerCase();
+    const hits = this.#task.scenario.private_facts.filter((f) => f.disclose_when.some((k) => lower.includes(k.toLowerCase())));
+    for (const f of hits) this.#disclosed.add(f.id);
+    const reply =
+      hits.length > 0
+        ? hits.map((f) => f.statement).join(" ")
+        : "I'm not sure what you need from me there. Could you tell me exactly which detail you are missing?";
+    return { reply: this.#episode.say("customer", reply, hits.map((f) => f.id)), facts: hits.map((f) => f.id) };
+  }
+
+  /**
+   * The agent asks the customer to approve proposal `proposalId`. The customer approves (through the
+   * customer-side operation that approves that kind, if the scenario permits it) only when the
+   * proposal's terms equal terms the scenario agreed to; otherwise it declines in words.
+   */
+  approve(proposalId: string): { outcome: ToolOutcome | null; reply: TraceEvent | null } {
+    this.#episode.say("agent", `Please review and approve proposal ${proposalId}.`);
+    const row = this.#episode.read(`SELECT kind, terms_json FROM ${PROPOSALS_TABLE} WHERE proposal_id = ?`, [proposalId])[0] as { kind: string; terms_json: string } | undefined;
+    if (!row) return { outcome: null, reply: this.#episode.say("customer", `I can't find a proposal ${proposalId}.`) };
+    const agreed = this.#task.scenario.approves.some((a) => a.kind === row.kind && canonicalJson(a.terms) === canonicalJson(JSON.parse(row.terms_json)));
+    const op = [...this.#episode.world.operations.values()].find((o) => o.op.side === "customer" && o.op.approves === row.kind);
+    if (!agreed || !op || !this.#task.scenario.permitted_actions.includes(op.op.name)) {
+      return { outcome: null, reply: this.#episode.say("customer", `No, I can't approve ${proposalId} on those terms.`) };
+    }
+    return { outcome: this.#episode.invoke({ name: op.op.name, args: { proposal_id: proposalId }, actor: "customer" }), reply: null };
+  }
+}
