@@ -29,7 +29,13 @@ export interface RubricWriter {
 export interface Solver {
   solve(ctx: DomainContext, task: Task): Promise<SolveResult>;
 }
+/** A repair: the changed task, what was done, and where the graph resumes (rewrite checks, or re-solve). */
+export interface RepairResult {
+  task: Task;
+  action: string;
+  resume: "designed" | "checked";
+}
 export interface Repairer {
   /** A repaired task, or null when the repairer has nothing to try. */
-  repair(ctx: DomainContext, task: Task, diagnosis: Diagnosis, attempt: number): Promise<Task | null>;
+  repair(ctx: DomainContext, task: Task, diagnosis: Diagnosis, attempt: number): Promise<RepairResult | null>;
 }

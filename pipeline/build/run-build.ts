@@ -1,0 +1,124 @@
+import { randomBytes } from "node:crypto";
+import { setMaxListeners } from "node:events";
+import { join } from "node:path";
+import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
+import { FoundryError } from "../core/errors.js";
+import type { FoundryConfig } from "../core/config.js";
+import { listDomainDirs } from "../sources/check-sources.js";
+import { extractDomainSop } from "../sop/extract-domain.js";
+import { compileBuildGraph } from "../graph/build-graph.js";
+import type { BuildStateType } from "../graph/state.js";
+import { chooseStrategies } from "./strategies.js";
+import { StageCache } from "./stage-cache.js";
+import { Progress } from "./progress.js";
+import { RunIndex, type RunEntry } from "./run-index.js";
+import type { BuildServices } from "./services.js";
+
+export interface BuildOptions {
+  config: FoundryConfig;
+  /** Domain ids under `paths.sources`; default: every domain there. */
+  domains?: string[];
+  paths?: Partial<RunEntry["paths"]>;
+  progress?: Progress;
+  /** Test hook, see BuildServices.onNode. */
+  onNode?: (node: string) => void;
+}
+
+export interface DomainOutcome {
+  domain: string;
+  released: number;
+  dropped: number;
+  written: string[];
+  records: BuildStateType["records"];
+  stages: BuildStateType["stages"];
+}
+
+export interface BuildOutcome {
+  run: string;
+  domains: DomainOutcome[];
+  cache: { hits: number; misses: number };
+}
+
+function resolvePaths(config: FoundryConfig, p: Partial<RunEntry["paths"]> = {}): RunEntry["paths"] {
+  const generated = p.generated ?? "generated";
+  return { sources: p.sources ?? "sources", sop: p.sop ?? "sop", generated, cache: p.cache ?? (config.cache_dir === "generated/cache" ? join(generated, "cache") : config.cache_dir) };
+}
+
+function makeServices(config: FoundryConfig, paths: RunEntry["paths"], progress: Progress, onNode?: (n: string) => void): BuildServices {
+  const s = chooseStrategies(config);
+  if (s.names["sop-extractor"] !== "deterministic") {
+    throw new FoundryError("STRATEGY_UNAVAILABLE", "the build runs the sop-extractor deterministically; use `synth sop DOMAIN --strategy llm` to extract with a model, review sop/<domain>/, then build", { path: "models.sop-extractor" });
+  }
+  return {
+    designer: s.designer,
+    rubricWriter: s.rubricWriter,
+    solver: s.solver,
+    repairer: s.repairer,
+    strategies: s.names,
+    extractSop: (dir) => extractDomainSop(dir, {}),
+    progress,
+    cache: new StageCache(join(paths.cache, "stages")),
+    contexts: new Map(),
+    ...(onNode ? { onNode } : {}),
+  };
+}
+
+/** Run one domain thread to its end (a fresh start, or a continuation after a crash). */
+async function runThread(entry: RunEntry, domain: string, svc: BuildServices, fresh: boolean): Promise<DomainOutcome> {
+  const checkpointer = SqliteSaver.fromConnString(join(entry.paths.generated, "runs", "checkpoints.sqlite"));
+  const app = compileBuildGraph(checkpointer);
+  // LangGraph types `context` by the graph's context schema; the services object is passed as is.
+  const config = { configurable: { thread_id: `${entry.run}/${domain}` }, context: svc as unknown as Record<string, unknown>, durability: "sync" as const, recursionLimit: 200 };
+  const snapshot = await app.getState(config);
+  const hasCheckpoint = Boolean(snapshot.config?.configurable?.checkpoint_id);
+  let final: BuildStateType;
+  if (!hasCheckpoint || fresh) final = (await app.invoke({ domain, paths: entry.paths, seed: entry.seed }, config)) as BuildStateType;
+  else if (snapshot.next.length > 0) final = (await app.invoke(null, config)) as BuildStateType;
+  else final = snapshot.values as BuildStateType;
+  return {
+    domain,
+    released: final.records.filter((r) => r.status === "verified").length,
+    dropped: final.records.filter((r) => r.status === "dropped").length,
+    written: final.written,
+    records: final.records,
+    stages: final.stages,
+  };
+}
+
+/** `synth build`: one graph run per domain, checkpointed so `synth resume` can finish it. */
+export async function runBuild(opts: BuildOptions): Promise<BuildOutcome> {
+  const paths = resolvePaths(opts.config, opts.paths);
+  const domains = opts.domains && opts.domains.length > 0 ? opts.domains : listDomainDirs(paths.sources).map((d) => d.split(/[/\\]/).pop() as string);
+  if (domains.length === 0) throw new FoundryError("USAGE", `no domains under ${paths.sources}/`);
+  const progress = opts.progress ?? Progress.auto(false);
+  const svc = makeServices(opts.config, paths, progress, opts.onNode);
+  const entry: RunEntry = { run: `run-${randomBytes(4).toString("hex")}`, domains, paths, seed: opts.config.seed, status: "running" };
+  const index = new RunIndex(join(paths.generated, "runs"));
+  index.put(entry);
+  progress.emit({ event: "run", run: entry.run, detail: `${domains.length} domain(s); resume with: synth resume ${entry.run}` });
+  return finish(entry, index, svc, true);
+}
+
+/** `synth resume [RUN]`: continue a run that crashed or was killed (default: the latest unfinished). */
+export async function resumeBuild(opts: { config: FoundryConfig; run?: string; generated?: string; progress?: Progress; onNode?: (n: string) => void }): Promise<BuildOutcome> {
+  const index = new RunIndex(join(opts.generated ?? "generated", "runs"));
+  const entry = opts.run ? index.get(opts.run) : index.latestUnfinished();
+  if (!entry) throw new FoundryError("USAGE", opts.run ? `no run named ${opts.run} in ${index.file}` : "no unfinished run to resume");
+  const progress = opts.progress ?? Progress.auto(false);
+  progress.emit({ event: "run", run: entry.run, detail: "resuming" });
+  return finish(entry, index, makeServices(opts.config, entry.paths, progress, opts.onNode), false);
+}
+
+async function finish(entry: RunEntry, index: RunIndex, svc: BuildServices, fresh: boolean): Promise<BuildOutcome> {
+  // One abort listener per Send branch: a wide fan-out is expected, not a leak.
+  setMaxListeners(256);
+  const outcomes: DomainOutcome[] = [];
+  try {
+    for (const domain of entry.domains) outcomes.push(await runThread(entry, domain, svc, fresh));
+  } catch (e) {
+    index.put({ ...entry, status: "failed" });
+    throw e;
+  }
+  index.put({ ...entry, status: "finished" });
+  return { run: entry.run, domains: outcomes, cache: { hits: svc.cache.hits, misses: svc.cache.misses } };
+}

@@ -1,0 +1,38 @@
+import type { TaskDesigner, RubricWriter, Solver, Repairer, DomainContext } from "../agents/types.js";
+import type { Sop } from "../schemas/index.js";
+import type { Progress } from "./progress.js";
+import type { StageCache } from "./stage-cache.js";
+
+/**
+ * What the graph's nodes use besides their state: the agent strategies chosen for this build, the
+ * progress display, the stage cache and a memo of loaded domains. Passed as LangGraph's run
+ * `context`, so nothing here is checkpointed and nothing is a module-level singleton.
+ */
+export interface BuildServices {
+  designer: TaskDesigner;
+  rubricWriter: RubricWriter;
+  solver: Solver;
+  repairer: Repairer;
+  /** Strategy names per role, recorded in reports and release manifests. */
+  strategies: Record<string, string>;
+  /** SOP extraction: the deterministic extractor, or an llm one when configured. */
+  extractSop(dir: string): Promise<Sop>;
+  progress: Progress;
+  cache: StageCache;
+  /** Loaded domain contexts by `dir|sopHash|seed`, rebuilt on demand after a resume. */
+  contexts: Map<string, DomainContext>;
+  /** Test hook: called at the start of every node with its name (e.g. to crash a build midway). */
+  onNode?: (node: string) => void;
+}
+
+/** The part of LangGraph's runtime a node reads: the run context (typed loosely, as LangGraph passes it). */
+export interface NodeConfig {
+  context?: unknown;
+}
+
+/** The services of a node's run; a node run outside a build is a programming error. */
+export function services(config: NodeConfig | undefined): BuildServices {
+  const s = config?.context as BuildServices | undefined;
+  if (!s || typeof s !== "object" || !("designer" in s)) throw new Error("graph node invoked without build services in the run context");
+  return s;
+}

@@ -1,0 +1,75 @@
+import type { Command } from "commander";
+import Table from "cli-table3";
+import { parseModelFor, resolveConfig } from "../../core/config.js";
+import { runBuild, resumeBuild, type BuildOutcome } from "../../build/run-build.js";
+import { Progress } from "../../build/progress.js";
+
+interface BuildFlags {
+  domains?: string;
+  seed?: string;
+  model?: string;
+  modelFor: string[];
+  sources: string;
+  sop: string;
+  generated: string;
+  json?: boolean;
+}
+
+function flagsToConfig(o: Pick<BuildFlags, "seed" | "model" | "modelFor">): Record<string, unknown> {
+  const flags: Record<string, unknown> = {};
+  if (o.seed !== undefined) flags.seed = Number(o.seed);
+  if (o.model) flags.model = o.model;
+  if (o.modelFor.length) flags.models = parseModelFor(o.modelFor);
+  return flags;
+}
+
+/** The end-of-build table: per domain and stage, items in and out and what was dropped. */
+export function printOutcome(outcome: BuildOutcome, json: boolean): void {
+  if (json) {
+    process.stdout.write(`${JSON.stringify({ event: "result", ...outcome, domains: outcome.domains.map((d) => ({ ...d, records: undefined })) })}\n`);
+    return;
+  }
+  const table = new Table({ head: ["domain", "stage", "in", "out", "dropped (reasons)"], wordWrap: true, colWidths: [20, 20, 6, 6, 70] });
+  for (const d of outcome.domains) {
+    for (const s of d.stages) table.push([d.domain, s.stage, s.items_in, s.items_out, s.dropped.map((x) => `${x.item}: ${x.reason}`).join("\n").slice(0, 600)]);
+    const failed = d.records.filter((r) => r.status === "dropped" && !r.id).length;
+    table.push([d.domain, "tasks", d.records.length, d.released, `${d.dropped} dropped${failed ? ` (${failed} slots found no executable design)` : ""}`]);
+  }
+  process.stdout.write(`${table.toString()}\nrun ${outcome.run}: ${outcome.domains.reduce((n, d) => n + d.released, 0)} task(s) released; stage cache ${outcome.cache.hits} hit(s), ${outcome.cache.misses} miss(es)\n`);
+}
+
+/** `synth build` and `synth resume`. */
+export function registerBuild(program: Command): void {
+  const collectList = (v: string, prev: string[]) => [...prev, v];
+  program
+    .command("build")
+    .description("Run the synthesis graph over domains: extract SOPs, build the world, design tasks, write checks, record golden traces, verify, repair, calibrate.")
+    .option("-d, --domains <ids>", "comma-separated domain ids (default: every domain under --sources)")
+    .option("--seed <n>", "override every domain card's seed")
+    .option("--model <provider:model>", "model for every agent role (default: deterministic)")
+    .option("--model-for <role=provider:model>", "model for one role; repeatable", collectList, [])
+    .option("--sources <dir>", "domains folder", "sources")
+    .option("--sop <dir>", "reviewed SOP folder", "sop")
+    .option("--generated <dir>", "output folder", "generated")
+    .option("--json", "machine-readable progress events and result on stdout")
+    .addHelpText(
+      "after",
+      "\nEvery build prints its run id first; if it is interrupted, `synth resume RUN_ID` (or `synth resume`\nfor the latest unfinished run) continues from the last completed step. Outputs: sop/<domain>/ and\ngenerated/<domain>/ (world.json, initial-state.sqlite, documents.json, sop.json, tasks/, golden/,\nvalidation.json, report.json). A stage whose inputs did not change is served from generated/cache/.\n\nExamples:\n  synth build\n  synth build --domains fx-treasury --json",
+    )
+    .action(async (o: BuildFlags) => {
+      const config = resolveConfig({ flags: flagsToConfig(o) });
+      const outcome = await runBuild({ config, domains: o.domains?.split(",").map((s) => s.trim()).filter(Boolean), paths: { sources: o.sources, sop: o.sop, generated: o.generated }, progress: Progress.auto(Boolean(o.json)) });
+      printOutcome(outcome, Boolean(o.json));
+    });
+  program
+    .command("resume")
+    .description("Continue a build run that crashed or was killed, from its last completed step.")
+    .argument("[run]", "run id printed by `synth build` (default: the latest unfinished run)")
+    .option("--generated <dir>", "output folder of the run", "generated")
+    .option("--json", "machine-readable progress events and result on stdout")
+    .action(async (run: string | undefined, o: { generated: string; json?: boolean }) => {
+      const config = resolveConfig({});
+      const outcome = await resumeBuild({ config, run, generated: o.generated, progress: Progress.auto(Boolean(o.json)) });
+      printOutcome(outcome, Boolean(o.json));
+    });
+}

@@ -1,0 +1,27 @@
+import { join } from "node:path";
+import { contentHash, stableJson } from "../core/canonical-json.js";
+import { writeIfChanged } from "../build/artifact-files.js";
+import { services, type NodeConfig } from "../build/services.js";
+import type { BuildStateType, BuildUpdate } from "../graph/state.js";
+import { domainContext } from "./domain-context.js";
+
+/**
+ * build environment: the world model becomes the domain's base initial state (serialized once) and
+ * the knowledge base; both are written to `generated/<domain>/`, and the task slots are laid out.
+ */
+export async function buildEnvironment(state: BuildStateType, config?: NodeConfig): Promise<BuildUpdate> {
+  const svc = services(config);
+  svc.onNode?.("build_environment");
+  const ctx = domainContext(state, svc);
+  const out = join(state.paths.generated, state.domain);
+  writeIfChanged(join(out, "world.json"), stableJson(ctx.world));
+  writeIfChanged(join(out, "initial-state.sqlite"), ctx.base.buffer);
+  writeIfChanged(join(out, "documents.json"), stableJson(ctx.documents));
+  const slots = Array.from({ length: ctx.card.generation.task_count }, (_, i) => i);
+  svc.progress.emit({ event: "stage_done", domain: state.domain, stage: "build_environment", done: 1, total: 1, detail: `${ctx.world.tables.length} tables, ${ctx.world.operations.length} operations, state ${ctx.base.hash.slice(0, 12)}` });
+  return {
+    worldHash: contentHash({ world: ctx.world, state: ctx.base.hash }),
+    slots,
+    stages: [{ stage: "build_environment", items_in: ctx.world.tables.length, items_out: ctx.world.operations.length, dropped: [] }],
+  };
+}

@@ -1,0 +1,30 @@
+import { join } from "node:path";
+import { contentHash } from "../core/canonical-json.js";
+import { stableJson } from "../core/canonical-json.js";
+import { Sop } from "../schemas/index.js";
+import { renderSopFiles, readSopDir } from "../sop/sop-files.js";
+import { writeSopDir } from "../sop/write-sop-dir.js";
+import { writeIfChanged } from "../build/artifact-files.js";
+import { services, type NodeConfig } from "../build/services.js";
+import type { BuildStateType, BuildUpdate } from "../graph/state.js";
+
+/**
+ * extract SOPs: run the extractor, write `sop/<domain>/` (files a person edited are kept), then read
+ * the reviewed SOP back: the pivot every later stage works from.
+ */
+export async function extractSop(state: BuildStateType, config?: NodeConfig): Promise<BuildUpdate> {
+  const svc = services(config);
+  svc.onNode?.("extract_sop");
+  const dir = join(state.paths.sources, state.domain);
+  const { value: extracted, hit } = await svc.cache.through("extract_sop", { sources: state.sourcesHash, strategy: svc.strategies["sop-extractor"] }, () => svc.extractSop(dir));
+  const sopDir = join(state.paths.sop, state.domain);
+  const report = writeSopDir(sopDir, renderSopFiles(Sop.parse(extracted)));
+  const sop = readSopDir(sopDir);
+  writeIfChanged(join(state.paths.generated, state.domain, "sop.json"), stableJson(sop));
+  const errors = sop.problems.filter((p) => p.severity === "error");
+  svc.progress.emit({ event: "stage_done", domain: state.domain, stage: "extract_sop", done: sop.workflows.length, total: sop.workflows.length, cache_hits: hit ? 1 : 0, detail: `${sop.workflows.length} workflows, ${sop.rules.length} rules, ${errors.length} errors${report.kept.length ? `, kept ${report.kept.length} edited file(s)` : ""}` });
+  return {
+    sopHash: contentHash(sop),
+    stages: [{ stage: "extract_sop", items_in: 1, items_out: sop.workflows.length, dropped: errors.map((p) => ({ item: p.file ?? p.document ?? state.domain, reason: `${p.code}: ${p.message}` })) }],
+  };
+}
