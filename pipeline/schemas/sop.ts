@@ -1,6 +1,12 @@
 import { z } from "zod";
 import { Provenance, Slug, IsoDate } from "./provenance.js";
-import { DocumentScope } from "./document-front-matter.js";
+import { DocumentScope, DocumentKind } from "./document-front-matter.js";
+
+/** Whether a document version (and so each of its clauses) applies on a date to a customer. */
+export const ApplicabilityStatus = z
+  .enum(["current", "superseded", "out_of_scope", "not_yet_effective"])
+  .describe("`current`: in force and in scope; `superseded`: replaced or expired; `out_of_scope`: covers no customer in question; `not_yet_effective`: starts later.");
+export type ApplicabilityStatus = z.infer<typeof ApplicabilityStatus>;
 
 export const SopStep = z
   .object({
@@ -23,6 +29,7 @@ export const SopBranch = z
     goto: z.string().nullable().describe("Step id to continue at; null ends the workflow."),
     outcome: z.string().min(1).describe("What happens on this branch, as written."),
     rule: z.string().nullable().default(null).describe("Rule id the branch applies, if any."),
+    operations: z.array(z.string()).default([]).describe("World-model operations the outcome names (e.g. a proposal made on this branch)."),
   })
   .strict();
 export type SopBranch = z.infer<typeof SopBranch>;
@@ -81,7 +88,7 @@ export const SopRule = z
     action: z.string().describe("What the rule requires or forbids."),
     exceptions: z.array(z.string()).default([]).describe("Exceptions as written."),
     formal_rule: z.string().nullable().default(null).describe("World-model formal rule id that enforces this clause, if any."),
-    status: z.enum(["current", "superseded", "out_of_scope", "not_yet_effective"]).describe("Applicability on the domain's as-of date for its default scope."),
+    status: ApplicabilityStatus.describe("Applicability on the domain's as-of date for its default scope."),
     provenance: Provenance,
   })
   .strict()
@@ -100,12 +107,31 @@ export const SopProblem = z
   .strict();
 export type SopProblem = z.infer<typeof SopProblem>;
 
-/** `sop/<domain>/sop.json`: everything extracted from the domain's documents. */
+export const SopDocument = z
+  .object({
+    id: Slug.describe("Document id."),
+    version: z.string().describe("Document version."),
+    title: z.string().describe("Title as printed."),
+    kind: DocumentKind,
+    file: z.string().describe("File relative to the domain folder."),
+    effective_from: IsoDate,
+    effective_to: IsoDate.nullable(),
+    scope: DocumentScope,
+    supersedes: z.array(z.string()).default([]).describe("Documents this version replaces (`id` or `id@version`)."),
+    status: ApplicabilityStatus.describe("Applicability on the domain's as-of date for its default scope."),
+    status_reason: z.string().describe("Why the version has that status, in words."),
+  })
+  .strict()
+  .describe("One version of one reference document, with its applicability.");
+export type SopDocument = z.infer<typeof SopDocument>;
+
+/** `sop/<domain>/`: everything extracted from the domain's documents. */
 export const Sop = z
   .object({
     domain: Slug.describe("Domain id."),
     strategy: z.enum(["deterministic", "llm"]).describe("Which extractor produced the file."),
     sources_hash: z.string().describe("sha256 over the ingested documents; tells a rerun whether sources changed."),
+    documents: z.array(SopDocument).default([]).describe("Every document version read, with its status (rule selection needs `supersedes`)."),
     workflows: z.array(SopWorkflow).describe("Procedures found in the documents."),
     rules: z.array(SopRule).describe("Rule clauses found in the documents, every version."),
     problems: z.array(SopProblem).describe("What could not be understood; reported, never guessed."),

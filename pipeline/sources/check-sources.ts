@@ -2,6 +2,7 @@ import { readdirSync, existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { FoundryIssue } from "../core/errors.js";
 import { loadDomain } from "./load-domain.js";
+import { extractLoadedSync } from "../sop/extract-loaded.js";
 
 export interface DomainCheck {
   domain: string;
@@ -23,10 +24,21 @@ export function listDomainDirs(root: string): string[] {
     .map((n) => join(root, n));
 }
 
-/** Check one domain folder: card, documents' front matter, cross-document links. */
+/**
+ * Check one domain folder: card, documents' front matter, cross-document links, and what the SOP
+ * extractor finds wrong in the documents (unknown operations, duplicate anchors, procedures
+ * without id or steps, `If` without `then`, bad step or clause references, formal rules whose
+ * clause no current document defines). Review items of the extractor are not input errors and
+ * are left to `synth sop`.
+ */
 export function checkDomain(dir: string): DomainCheck {
   const loaded = loadDomain(dir);
-  const issues = loaded.issues.map((i) => ({ ...i, file: i.file !== undefined && i.file !== dir ? join(dir, i.file) : i.file }));
+  const extracted = extractLoadedSync(loaded).sop.problems.filter((p) => p.severity === "error");
+  const all: FoundryIssue[] = [
+    ...loaded.issues,
+    ...extracted.map((p) => ({ code: p.code, message: p.message, ...(p.file !== null ? { file: p.file } : {}), ...(p.line !== null ? { line: p.line } : {}) })),
+  ];
+  const issues = all.map((i) => ({ ...i, file: i.file !== undefined && i.file !== dir ? join(dir, i.file) : i.file }));
   issues.sort((a, b) => (a.file ?? "").localeCompare(b.file ?? "") || (a.line ?? 0) - (b.line ?? 0) || a.code.localeCompare(b.code));
   return { domain: loaded.card?.id ?? dir, dir, documents: loaded.documents.length, documentFiles: loaded.documentFiles, issues };
 }

@@ -82,7 +82,14 @@ export function loadDomain(root: string): LoadedDomain {
     }
     const parsed = parseYaml(split.frontMatter, f.rel, split.frontMatterLine - 1);
     if (!parsed.source) {
-      out.issues.push(...parsed.issues.map((i) => ({ ...i, code: "DOC_FRONT_MATTER_SYNTAX" })));
+      // The YAML parser can report one fault twice (same line, same words): report it once.
+      const seen = new Set<string>();
+      for (const i of parsed.issues) {
+        const key = `${i.line}\u0000${i.message}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        out.issues.push({ ...i, code: "DOC_FRONT_MATTER_SYNTAX" });
+      }
       continue;
     }
     const data = parsed.source.data;
@@ -140,6 +147,8 @@ function crossDocumentIssues(docs: SourceDocument[], lineOf: (doc: SourceDocumen
     }
     // Same id, different versions: the versions must be linked by `supersedes`, or they are two documents that collide.
     const versions = [...seen.values()];
+    // Only one distinct version: the clash is the duplicate version reported above.
+    if (versions.length < 2) continue;
     for (const d of versions) {
       const linked = versions.some(
         (o) => o !== d && (o.meta.supersedes.includes(`${id}@${d.meta.version}`) || d.meta.supersedes.includes(`${id}@${o.meta.version}`) || o.meta.supersedes.includes(id) || d.meta.supersedes.includes(id)),

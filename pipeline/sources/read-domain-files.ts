@@ -1,6 +1,7 @@
 import { lstatSync, readdirSync, readFileSync, realpathSync, statSync, existsSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import type { FoundryIssue } from "../core/errors.js";
+import { firstInvalidUtf8, lineOfByte } from "./byte-lines.js";
 
 /** Largest document accepted (bytes). */
 export const MAX_DOCUMENT_BYTES = 256 * 1024;
@@ -65,18 +66,18 @@ export function readDomainFiles(root: string): DomainFiles {
       return undefined;
     }
     const bytes = readFileSync(abs);
-    if (bytes.includes(0)) {
-      out.issues.push({ code: "DOC_BINARY", message: "file contains NUL bytes: not a text document", file: rel });
+    const nul = bytes.indexOf(0);
+    if (nul >= 0) {
+      out.issues.push({ code: "DOC_BINARY", message: "file contains NUL bytes: not a text document", file: rel, line: lineOfByte(bytes, nul) });
       return undefined;
     }
-    let text: string;
-    try {
-      text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-    } catch {
-      out.issues.push({ code: "DOC_NOT_UTF8", message: "file is not valid UTF-8", file: rel });
+    const bad = firstInvalidUtf8(bytes);
+    if (bad >= 0) {
+      out.issues.push({ code: "DOC_NOT_UTF8", message: `file is not valid UTF-8 (byte ${bad})`, file: rel, line: lineOfByte(bytes, bad) });
       return undefined;
     }
-    if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    const text = new TextDecoder("utf-8").decode(bytes);
+    // The decoder drops a byte-order mark itself.
     return { rel, abs, text };
   };
   out.card = read("domain.yaml", true);

@@ -1,0 +1,245 @@
+import type { ScheduledEvent, Trace, TraceEvent, WorldModel } from "../schemas/index.js";
+import { LogicalClock } from "../core/clock.js";
+import type { InitialState } from "./build-state.js";
+import { compileWorld, effectTarget, episodeEvents, type CallKind, type CompiledWorld } from "./compile-world.js";
+import { EpisodeConnection, type Isolation } from "./connection.js";
+import { FoundryError } from "../core/errors.js";
+import { Scheduler, type DueEvent } from "./scheduler.js";
+import { TraceRecorder, say, type DialogueMessage } from "./trace-recorder.js";
+import { errored, runOperation } from "./run-operation.js";
+import { STANDARD_TOOLS, type ToolContext } from "./standard-tools.js";
+import { parseArgs } from "./args.js";
+import { agentOperation } from "./discovery-tools.js";
+import { ToolError } from "./tool-error.js";
+import type { KnowledgeDocument } from "./documents-tool.js";
+import { stateContentHash } from "./state-hash.js";
+import { isStandardTool } from "./tool-names.js";
+import type { Invoke, ToolCall, ToolOutcome } from "./types.js";
+
+/** The parts of a task an episode needs (a full Task fits). */
+export interface EpisodeTask {
+  id: string;
+  scheduled_events?: readonly ScheduledEvent[];
+}
+
+export interface EpisodeOptions {
+  /** Task the episode runs (its id goes into the trace; its scheduled events join the world's). Default: id `adhoc`, no events. */
+  task?: EpisodeTask;
+  /** Knowledge base for search_documents / read_document. Default: none. */
+  documents?: readonly KnowledgeDocument[];
+  /** Trace metadata. Defaults: role `agent`, label "", condition `E0`, seed of the initial state. */
+  role?: Trace["role"];
+  label?: string;
+  condition?: Trace["condition"];
+  seed?: number;
+  /** Wraps the raw invoke, e.g. the fault layer: `wrap: (inner) => withFaults(inner, plan)`. Default: none. */
+  wrap?: (inner: Invoke) => Invoke;
+  /** Logical minute the episode starts at. Default 0. */
+  start?: number;
+  /** `copy`: a fresh database copy, closed at the end (default). `reuse`: a pooled connection rolled back to s0 at the end (see connection.ts). */
+  isolation?: Isolation;
+}
+
+/**
+ * One run of a task against its own copy of the initial state. Every call goes through `invoke`
+ * (and the optional wrapper), is recorded in the trace, and never throws: unknown tools, bad
+ * arguments and SQL errors come back as errored outcomes with no state change.
+ */
+export class Episode {
+  readonly world: CompiledWorld;
+  readonly initial: InitialState;
+  readonly #conn: EpisodeConnection;
+  readonly #clock: LogicalClock;
+  readonly #scheduler: Scheduler;
+  readonly #recorder: TraceRecorder;
+  readonly #invoke: Invoke;
+  readonly #documents: readonly KnowledgeDocument[];
+  #closed = false;
+
+  /** Open an episode: its own database copy, clock, event queue and trace. */
+  static open(initial: InitialState, world: WorldModel | CompiledWorld, options: EpisodeOptions = {}): Episode {
+    return new Episode(initial, "stateTables" in world ? world : compileWorld(world), options);
+  }
+
+  private constructor(initial: InitialState, world: CompiledWorld, options: EpisodeOptions) {
+    this.world = world;
+    this.initial = initial;
+    const events = episodeEvents(world, options.task?.scheduled_events ?? []);
+    this.#conn = EpisodeConnection.acquire(initial.buffer, world.stateTables, options.isolation ?? "copy");
+    this.#clock = new LogicalClock(options.start ?? 0);
+    this.#scheduler = new Scheduler(events);
+    this.#documents = options.documents ?? [];
+    this.#recorder = new TraceRecorder({
+      task: options.task?.id ?? "adhoc",
+      role: options.role ?? "agent",
+      label: options.label ?? "",
+      condition: options.condition ?? "E0",
+      seed: options.seed ?? initial.seed,
+      initial_state_hash: initial.hash,
+    });
+    const raw: Invoke = (call) => this.#execute(call);
+    this.#invoke = options.wrap ? options.wrap(raw) : raw;
+  }
+
+  /** The untraced invoke (what a fault layer wraps); `invoke` is the traced entry point. */
+  readonly execute: Invoke = (call) => {
+    this.#assertOpen();
+    return this.#execute(call);
+  };
+
+  get now(): number {
+    return this.#clock.now;
+  }
+
+  get events(): readonly TraceEvent[] {
+    return this.#recorder.events;
+  }
+
+  /** Chain hash of the current state (see trace-recorder.ts). */
+  get stateHash(): string {
+    return this.#recorder.stateHash;
+  }
+
+  /** Call a tool or operation as the agent or customer; recorded in the trace. */
+  invoke(call: ToolCall): ToolOutcome {
+    this.#assertOpen();
+    if (call.name === "wait") return this.#waitCall(call);
+    let target = call;
+    if (call.name === "invoke_capability" && call.actor === "agent") {
+      const unwrapped = this.#unwrap(call);
+      if ("status" in unwrapped) return this.#record(call, "tool_call", unwrapped);
+      target = unwrapped;
+    }
+    const kind: CallKind = this.world.operations.get(target.name)?.kind ?? "tool_call";
+    let outcome: ToolOutcome;
+    try {
+      outcome = this.#invoke(target);
+    } catch (e) {
+      // Only a faulty wrapper can get here; the raw invoke catches everything itself.
+      outcome = errored("internal_error", (e as Error).message);
+    }
+    return this.#record(target, kind, outcome);
+  }
+
+  /** Advance the clock by `minutes`, firing every scheduled event that falls due, in order. */
+  wait(minutes: number, actor: "agent" | "customer" = "agent"): ToolOutcome {
+    this.#assertOpen();
+    return this.#waitCall({ name: "wait", args: { minutes }, actor });
+  }
+
+  /** Record a line of dialogue, with the private facts it discloses. */
+  say(message: DialogueMessage): TraceEvent;
+  say(actor: "agent" | "customer", text: string, facts?: readonly string[]): TraceEvent;
+  say(a: DialogueMessage | "agent" | "customer", text?: string, facts: readonly string[] = []): TraceEvent {
+    const msg = typeof a === "string" ? say(a, text ?? "", facts) : a;
+    return this.#recorder.recordMessage(this.#clock.now, msg);
+  }
+
+  /** The trace so far. */
+  finish(): Trace {
+    return this.#recorder.finish(this.#clock.now);
+  }
+
+  /** Content hash of the current data (same function as InitialState.hash; scans every table). */
+  contentHash(): string {
+    this.#assertOpen();
+    return stateContentHash(this.#conn.db, this.world.stateTables);
+  }
+
+  /** Read-only SQL against this episode's state (for checks and tests; not an agent tool). */
+  read(sql: string, params: readonly unknown[] = []): Record<string, unknown>[] {
+    this.#assertOpen();
+    const stmt = this.#conn.db.prepare(sql);
+    if (!stmt.reader || !stmt.readonly) throw new TypeError("Episode.read takes a read-only SELECT");
+    return stmt.all(...params) as Record<string, unknown>[];
+  }
+
+  /** Release the database (closed, or rolled back to s0 and pooled). The trace stays readable. */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#conn.close();
+  }
+
+  #assertOpen(): void {
+    // A pooled connection may already serve another episode: using it after close would corrupt both.
+    if (this.#closed) throw new FoundryError("EPISODE_CLOSED", "the episode is closed; open a new one");
+  }
+
+  #record(call: ToolCall, kind: TraceEvent["kind"], outcome: ToolOutcome): ToolOutcome {
+    this.#recorder.recordCall({ time: this.#clock.now, kind, actor: call.actor, name: call.name, args: call.args ?? {}, outcome });
+    return outcome;
+  }
+
+  /** `invoke_capability(name, args)` becomes a direct call of the operation (traced under its own name). */
+  #unwrap(call: ToolCall): ToolCall | ToolOutcome {
+    const spec = STANDARD_TOOLS.get("invoke_capability");
+    const parsed = parseArgs(spec!.args, call.args);
+    if (!parsed.ok) return errored(parsed.error.code, parsed.error.message, parsed.error.field);
+    try {
+      agentOperation(this.world, parsed.value.name as string);
+    } catch (e) {
+      return errored((e as ToolError).code, (e as ToolError).message, "name");
+    }
+    return { name: parsed.value.name as string, args: (parsed.value.args as Record<string, unknown> | undefined) ?? {}, actor: call.actor };
+  }
+
+  /** The raw call: never throws, never leaves a partial change. */
+  #execute(call: ToolCall): ToolOutcome {
+    try {
+      const cop = this.world.operations.get(call.name);
+      if (cop) {
+        const outcome = runOperation(cop, call, { conn: this.#conn, world: this.world, now: this.#clock.now, index: this.#recorder.nextIndex });
+        if (outcome.status === "executed") this.#scheduler.operationExecuted(call.name, this.#clock.now);
+        return outcome;
+      }
+      if (isStandardTool(call.name) && call.name !== "wait" && call.name !== "invoke_capability") return this.#standard(call);
+      return errored("unknown_tool", `no tool named "${call.name}"`);
+    } catch (e) {
+      if (e instanceof ToolError) return { status: "errored", result: e.toResult(), reason: e.field ? `${e.field}: ${e.message}` : e.message, changes: [] };
+      return errored("execution_error", (e as Error).message);
+    }
+  }
+
+  #standard(call: ToolCall): ToolOutcome {
+    if (call.actor !== "agent") return errored("not_permitted", `${call.name} is a tool of the agent; the ${call.actor} cannot call it`);
+    const tool = STANDARD_TOOLS.get(call.name as never);
+    if (!tool?.run) return errored("unknown_tool", `no tool named "${call.name}"`);
+    const parsed = parseArgs(tool.args, call.args);
+    if (!parsed.ok) return errored(parsed.error.code, parsed.error.message, parsed.error.field);
+    const ctx: ToolContext = { world: this.world, query: this.#conn.query, documents: this.#documents };
+    return { status: "executed", result: tool.run(ctx, parsed.value), changes: [] };
+  }
+
+  #waitCall(call: ToolCall): ToolOutcome {
+    const parsed = parseArgs(STANDARD_TOOLS.get("wait")!.args, call.args);
+    if (!parsed.ok) return this.#record(call, "wait", errored(parsed.error.code, parsed.error.message, parsed.error.field));
+    const minutes = parsed.value.minutes as number;
+    const until = this.#clock.now + minutes;
+    const outcome: ToolOutcome = { status: "executed", result: { waited: minutes, now: until }, changes: [] };
+    this.#record(call, "wait", outcome);
+    for (let due = this.#scheduler.next(until); due; due = this.#scheduler.next(until)) this.#fire(due);
+    this.#clock.advanceTo(until);
+    return outcome;
+  }
+
+  #fire(due: DueEvent): void {
+    this.#clock.advanceTo(due.due);
+    const now = this.#clock.now;
+    const index = this.#recorder.nextIndex;
+    const bind = { now: BigInt(now), actor: "system", call: BigInt(index) };
+    let outcome: ToolOutcome;
+    try {
+      const tables = due.event.effects.map((eff) => effectTarget(eff.sql));
+      const changes = this.#conn.write(tables, (ev: ScheduledEvent) => {
+        for (const eff of ev.effects) this.#conn.statement(eff.sql).run(bind);
+        return this.#conn.changes.take();
+      }, due.event);
+      outcome = { status: "executed", result: null, changes };
+    } catch (e) {
+      outcome = errored("execution_error", (e as Error).message);
+    }
+    this.#recorder.recordCall({ time: now, kind: "scheduled_event", actor: "system", name: due.event.id, args: {}, outcome });
+    if (outcome.status === "executed") this.#scheduler.eventFired(due.event.id, now);
+  }
+}
