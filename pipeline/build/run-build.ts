@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { setMaxListeners } from "node:events";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { FoundryError } from "../core/errors.js";
@@ -44,7 +45,23 @@ function resolvePaths(config: FoundryConfig, p: Partial<RunEntry["paths"]> = {})
   return { sources: p.sources ?? "sources", sop: p.sop ?? "sop", generated, cache: p.cache ?? (config.cache_dir === "generated/cache" ? join(generated, "cache") : config.cache_dir) };
 }
 
-function makeServices(config: FoundryConfig, paths: RunEntry["paths"], progress: Progress, onNode?: (n: string) => void): BuildServices {
+/**
+ * Crash switch for the resume test: with FOUNDRY_TEST_KILL_AT=<node> and FOUNDRY_TEST_KILL_MARKER=<file>,
+ * the process kills itself (SIGKILL, no clean-up) when that node starts, once: the marker file
+ * records that it happened, so the resumed run goes through.
+ */
+function killSwitch(env: NodeJS.ProcessEnv): ((n: string) => void) | undefined {
+  const at = env.FOUNDRY_TEST_KILL_AT;
+  const marker = env.FOUNDRY_TEST_KILL_MARKER;
+  if (!at || !marker) return undefined;
+  return (node) => {
+    if (node !== at || existsSync(marker)) return;
+    writeFileSync(marker, node);
+    process.kill(process.pid, "SIGKILL");
+  };
+}
+
+function makeServices(config: FoundryConfig, paths: RunEntry["paths"], progress: Progress, onNode: ((n: string) => void) | undefined = killSwitch(process.env)): BuildServices {
   const s = chooseStrategies(config);
   if (s.names["sop-extractor"] !== "deterministic") {
     throw new FoundryError("STRATEGY_UNAVAILABLE", "the build runs the sop-extractor deterministically; use `synth sop DOMAIN --strategy llm` to extract with a model, review sop/<domain>/, then build", { path: "models.sop-extractor" });

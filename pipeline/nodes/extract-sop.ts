@@ -24,7 +24,9 @@ export async function extractSop(state: BuildStateType, config?: NodeConfig): Pr
   const errors = sop.problems.filter((p) => p.severity === "error");
   svc.progress.emit({ event: "stage_done", domain: state.domain, stage: "extract_sop", done: sop.workflows.length, total: sop.workflows.length, cache_hits: hit ? 1 : 0, detail: `${sop.workflows.length} workflows, ${sop.rules.length} rules, ${errors.length} errors${report.kept.length ? `, kept ${report.kept.length} edited file(s)` : ""}` });
   return {
-    sopHash: contentHash(sop),
+    // What later stages depend on: the procedures and rules, not the hash of the source bytes, so a
+    // document edit that changes no procedure or rule leaves every later stage's cache key as it was.
+    sopHash: contentHash({ ...sop, sources_hash: "" }),
     stages: [{ stage: "extract_sop", items_in: 1, items_out: sop.workflows.length, dropped: errors.map((p) => ({ item: p.file ?? p.document ?? state.domain, reason: `${p.code}: ${p.message}` })) }],
   };
 }

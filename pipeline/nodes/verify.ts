@@ -11,7 +11,8 @@ export async function verify(state: BuildStateType, config?: NodeConfig): Promis
   svc.onNode?.("verify");
   const ctx = domainContext(state, svc);
   const records = await forEachRecord(state, svc, "verify", "solved", async (r): Promise<TaskRecord> => {
-    const diagnosis = verifyTask(ctx, r.task as Task, r.golden as Trace);
+    const { value: found } = await svc.cache.through("verify", { task: r.task, golden: r.golden, world: state.worldHash }, async () => ({ diagnosis: verifyTask(ctx, r.task as Task, r.golden as Trace) }));
+    const diagnosis = found.diagnosis;
     return diagnosis ? { ...r, status: "failed", reason: `${diagnosis.gate}: ${diagnosis.detail}`, diagnosis } : { ...r, status: "verified", reason: null, diagnosis: null };
   });
   return { records };

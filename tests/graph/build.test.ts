@@ -1,0 +1,82 @@
+import { cpSync, mkdtempSync, readFileSync, readdirSync, writeFileSync, existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { resolveConfig } from "../../pipeline/core/config.js";
+import { runBuild } from "../../pipeline/build/run-build.js";
+import { Progress } from "../../pipeline/build/progress.js";
+import { Task, Trace, ValidationReport } from "../../pipeline/schemas/index.js";
+import { runCli } from "../cli/run-cli.js";
+
+/** A copy of the fx-treasury sample domain with three task slots, in a fresh folder. */
+function workspace(slots = 3): string {
+  const root = mkdtempSync(join(tmpdir(), "build-"));
+  cpSync("sources/fx-treasury", join(root, "sources/fx-treasury"), { recursive: true });
+  const card = join(root, "sources/fx-treasury/domain.yaml");
+  writeFileSync(card, readFileSync(card, "utf8").replace(/task_count: \d+/, `task_count: ${slots}`));
+  return root;
+}
+
+const paths = (root: string) => ({ sources: join(root, "sources"), sop: join(root, "sop"), generated: join(root, "generated") });
+const silent = new Progress("silent");
+const config = resolveConfig({ env: {}, cwd: "/nonexistent" });
+
+function snapshot(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const sub of ["tasks", "golden"]) for (const f of readdirSync(join(dir, sub)).sort()) out[`${sub}/${f}`] = readFileSync(join(dir, sub, f), "utf8");
+  for (const f of ["validation.json", "report.json", "world.json", "documents.json", "sop.json"]) out[f] = readFileSync(join(dir, f), "utf8");
+  return out;
+}
+
+describe("synth build (deterministic strategies)", () => {
+  it("leaves tasks, checks and golden traces that pass the gates, and a second build does no work", async () => {
+    const root = workspace();
+    const first = await runBuild({ config, paths: paths(root), progress: silent });
+    const d = first.domains[0]!;
+    expect(d.domain).toBe("fx-treasury");
+    expect(d.released).toBe(3);
+    const out = join(root, "generated/fx-treasury");
+    const tasks = readdirSync(join(out, "tasks")).sort();
+    expect(tasks).toEqual(["fx-treasury-001.json", "fx-treasury-002.json", "fx-treasury-003.json"]);
+    for (const f of tasks) {
+      const task = Task.parse(JSON.parse(readFileSync(join(out, "tasks", f), "utf8")));
+      expect(task.checks.goal.length).toBeGreaterThan(0);
+      expect(Trace.parse(JSON.parse(readFileSync(join(out, "golden", f), "utf8"))).role).toBe("golden");
+    }
+    const report = ValidationReport.parse(JSON.parse(readFileSync(join(out, "validation.json"), "utf8")));
+    expect(report.summary.released).toBe(3);
+    expect(existsSync(join(root, "sop/fx-treasury/rules.json"))).toBe(true);
+
+    const before = snapshot(out);
+    const second = await runBuild({ config, paths: paths(root), progress: silent });
+    expect(second.cache.misses).toBe(0);
+    expect(second.domains[0]!.written).toEqual([]);
+    expect(snapshot(out)).toEqual(before);
+
+    // A document edit that changes no procedure or rule redoes the extraction only.
+    const faq = join(root, "sources/fx-treasury/docs/treasury-services-faq.md");
+    writeFileSync(faq, `${readFileSync(faq, "utf8")}\nThe hub is staffed on every business day.\n`);
+    const third = await runBuild({ config, paths: paths(root), progress: silent });
+    expect(third.cache.misses).toBe(1);
+    expect(third.domains[0]!.written).toEqual(["report.json"]); // it records the new sources hash
+    expect(snapshot(out)["tasks/fx-treasury-001.json"]).toBe(before["tasks/fx-treasury-001.json"]);
+  }, 120_000);
+
+  it("resumes a build killed with SIGKILL in the middle of a stage and ends with identical files", () => {
+    const killed = workspace(2);
+    const clean = workspace(2);
+    const marker = join(killed, "killed.marker");
+    const args = (root: string) => ["build", "--sources", join(root, "sources"), "--sop", join(root, "sop"), "--generated", join(root, "generated")];
+    const crash = runCli(args(killed), { env: { FOUNDRY_TEST_KILL_AT: "solve", FOUNDRY_TEST_KILL_MARKER: marker }, timeoutMs: 240_000 });
+    expect(crash.code).toBe(-1); // killed by a signal: no exit status
+    expect(existsSync(marker)).toBe(true);
+    expect(existsSync(join(killed, "generated/fx-treasury/tasks"))).toBe(false);
+    const run = /run (run-[0-9a-f]+)/.exec(crash.stderr)?.[1];
+    expect(run).toBeDefined();
+    const resumed = runCli(["resume", run as string, "--generated", join(killed, "generated")], { env: { FOUNDRY_TEST_KILL_AT: "solve", FOUNDRY_TEST_KILL_MARKER: marker }, timeoutMs: 240_000 });
+    expect(resumed.stderr).toContain(`run ${run} (resuming)`);
+    expect(resumed.code).toBe(0);
+    expect(runCli(args(clean), { timeoutMs: 240_000 }).code).toBe(0);
+    expect(snapshot(join(killed, "generated/fx-treasury"))).toEqual(snapshot(join(clean, "generated/fx-treasury")));
+  }, 600_000);
+});
