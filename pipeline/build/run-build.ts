@@ -6,7 +6,8 @@ import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { FoundryError } from "../core/errors.js";
 import type { FoundryConfig } from "../core/config.js";
 import { listDomainDirs } from "../sources/check-sources.js";
-import { extractDomainSop } from "../sop/extract-domain.js";
+import { createLlmRuntime } from "../llm/llm-runtime.js";
+import type { ModelFactory } from "../llm/model-registry.js";
 import { compileBuildGraph } from "../graph/build-graph.js";
 import type { BuildStateType } from "../graph/state.js";
 import { chooseStrategies } from "./strategies.js";
@@ -23,6 +24,8 @@ export interface BuildOptions {
   progress?: Progress;
   /** Test hook, see BuildServices.onNode. */
   onNode?: (node: string) => void;
+  /** Builds the chat models of configured roles (tests inject scripted models here). */
+  modelFactory?: ModelFactory;
 }
 
 export interface DomainOutcome {
@@ -61,22 +64,22 @@ function killSwitch(env: NodeJS.ProcessEnv): ((n: string) => void) | undefined {
   };
 }
 
-function makeServices(config: FoundryConfig, paths: RunEntry["paths"], progress: Progress, onNode: ((n: string) => void) | undefined = killSwitch(process.env)): BuildServices {
-  const s = chooseStrategies(config);
-  if (s.names["sop-extractor"] !== "deterministic") {
-    throw new FoundryError("STRATEGY_UNAVAILABLE", "the build runs the sop-extractor deterministically; use `synth sop DOMAIN --strategy llm` to extract with a model, review sop/<domain>/, then build", { path: "models.sop-extractor" });
-  }
+function makeServices(config: FoundryConfig, paths: RunEntry["paths"], progress: Progress, onNode: ((n: string) => void) | undefined, modelFactory?: ModelFactory): BuildServices & { close(): void } {
+  const anyModel = config.model !== "deterministic" || Object.values(config.models).some((m) => m !== "deterministic");
+  const runtime = anyModel ? createLlmRuntime({ ...config, cache_dir: paths.cache }, modelFactory ? { modelFactory } : {}) : null;
+  const s = chooseStrategies(config, runtime);
   return {
     designer: s.designer,
     rubricWriter: s.rubricWriter,
     solver: s.solver,
     repairer: s.repairer,
     strategies: s.names,
-    extractSop: (dir) => extractDomainSop(dir, {}),
+    extractSop: s.extractSop,
     progress,
     cache: new StageCache(join(paths.cache, "stages")),
     contexts: new Map(),
     ...(onNode ? { onNode } : {}),
+    close: () => runtime?.close(),
   };
 }
 
@@ -108,7 +111,7 @@ export async function runBuild(opts: BuildOptions): Promise<BuildOutcome> {
   const domains = opts.domains && opts.domains.length > 0 ? opts.domains : listDomainDirs(paths.sources).map((d) => d.split(/[/\\]/).pop() as string);
   if (domains.length === 0) throw new FoundryError("USAGE", `no domains under ${paths.sources}/`);
   const progress = opts.progress ?? Progress.auto(false);
-  const svc = makeServices(opts.config, paths, progress, opts.onNode);
+  const svc = makeServices(opts.config, paths, progress, opts.onNode ?? killSwitch(process.env), opts.modelFactory);
   const entry: RunEntry = { run: `run-${randomBytes(4).toString("hex")}`, domains, paths, seed: opts.config.seed, status: "running" };
   const index = new RunIndex(join(paths.generated, "runs"));
   index.put(entry);
@@ -117,16 +120,16 @@ export async function runBuild(opts: BuildOptions): Promise<BuildOutcome> {
 }
 
 /** `synth resume [RUN]`: continue a run that crashed or was killed (default: the latest unfinished). */
-export async function resumeBuild(opts: { config: FoundryConfig; run?: string; generated?: string; progress?: Progress; onNode?: (n: string) => void }): Promise<BuildOutcome> {
+export async function resumeBuild(opts: { config: FoundryConfig; run?: string; generated?: string; progress?: Progress; onNode?: (n: string) => void; modelFactory?: ModelFactory }): Promise<BuildOutcome> {
   const index = new RunIndex(join(opts.generated ?? "generated", "runs"));
   const entry = opts.run ? index.get(opts.run) : index.latestUnfinished();
   if (!entry) throw new FoundryError("USAGE", opts.run ? `no run named ${opts.run} in ${index.file}` : "no unfinished run to resume");
   const progress = opts.progress ?? Progress.auto(false);
   progress.emit({ event: "run", run: entry.run, detail: "resuming" });
-  return finish(entry, index, makeServices(opts.config, entry.paths, progress, opts.onNode), false);
+  return finish(entry, index, makeServices(opts.config, entry.paths, progress, opts.onNode ?? killSwitch(process.env), opts.modelFactory), false);
 }
 
-async function finish(entry: RunEntry, index: RunIndex, svc: BuildServices, fresh: boolean): Promise<BuildOutcome> {
+async function finish(entry: RunEntry, index: RunIndex, svc: BuildServices & { close(): void }, fresh: boolean): Promise<BuildOutcome> {
   // One abort listener per Send branch: a wide fan-out is expected, not a leak.
   setMaxListeners(256);
   const outcomes: DomainOutcome[] = [];
@@ -135,6 +138,8 @@ async function finish(entry: RunEntry, index: RunIndex, svc: BuildServices, fres
   } catch (e) {
     index.put({ ...entry, status: "failed" });
     throw e;
+  } finally {
+    svc.close();
   }
   index.put({ ...entry, status: "finished" });
   return { run: entry.run, domains: outcomes, cache: { hits: svc.cache.hits, misses: svc.cache.misses } };

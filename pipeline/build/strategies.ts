@@ -1,38 +1,61 @@
 import { FoundryError } from "../core/errors.js";
 import { modelFor, type AgentRole, type FoundryConfig } from "../core/config.js";
 import type { Repairer, RubricWriter, Solver, TaskDesigner } from "../agents/types.js";
+import type { Sop } from "../schemas/index.js";
+import type { LlmRuntime } from "../llm/llm-runtime.js";
 import { DeterministicTaskDesigner } from "../agents/task-designer/deterministic.js";
 import { DeterministicRubricWriter } from "../agents/rubric-writer/deterministic.js";
 import { DeterministicSolver } from "../agents/solver/deterministic.js";
 import { DeterministicRepairer } from "../agents/repairer/deterministic.js";
+import { LlmTaskDesigner } from "../agents/task-designer/llm.js";
+import { LlmRubricWriter } from "../agents/rubric-writer/llm.js";
+import { LlmSolver } from "../agents/solver/llm.js";
+import { LlmRepairer } from "../agents/repairer/llm.js";
+import { extractDomainSop } from "../sop/extract-domain.js";
 
 export interface Strategies {
   designer: TaskDesigner;
   rubricWriter: RubricWriter;
   solver: Solver;
   repairer: Repairer;
+  extractSop(dir: string): Promise<Sop>;
+  /** Role → `deterministic` or the `provider:model` it runs on. */
   names: Record<string, string>;
 }
 
-/** Roles of the build graph whose llm strategy is not built yet: configuring a model for them is refused. */
-const DETERMINISTIC_ONLY: AgentRole[] = ["task-designer", "rubric-writer", "solver", "repairer", "environment-builder", "verifier", "calibrator"];
+/** Roles of the build whose work is deterministic by design: the environment is declarative and the gates never ask a model. */
+const DETERMINISTIC_BY_DESIGN: AgentRole[] = ["environment-builder", "verifier", "calibrator"];
+const BUILD_ROLES: AgentRole[] = ["sop-extractor", "task-designer", "rubric-writer", "solver", "repairer", ...DETERMINISTIC_BY_DESIGN];
 
 /**
- * The strategy of every role for this configuration. A role with a model configured must have an llm
- * strategy; where one does not exist yet, the build refuses with a clear message instead of silently
- * running the deterministic one under the model's name.
+ * The strategy of every role for this configuration: deterministic unless a model is configured for
+ * the role, then the llm strategy on that role's model (through the LLM runtime's queue, retries,
+ * cache and accounting).
  */
-export function chooseStrategies(config: FoundryConfig): Strategies {
+export function chooseStrategies(config: FoundryConfig, runtime: LlmRuntime | null): Strategies {
   const names: Record<string, string> = {};
-  for (const role of ["sop-extractor", ...DETERMINISTIC_ONLY] as AgentRole[]) names[role] = modelFor(config, role);
-  const wanted = DETERMINISTIC_ONLY.filter((r) => names[r] !== "deterministic");
-  if (wanted.length > 0) {
-    throw new FoundryError(
-      "STRATEGY_UNAVAILABLE",
-      `no llm strategy exists yet for ${wanted.join(", ")}; configure a model only for sop-extractor (e.g. --model-for sop-extractor=${names[wanted[0] as string]}) or leave these roles deterministic`,
-      { path: "models" },
-      names[wanted[0] as string],
-    );
-  }
-  return { designer: new DeterministicTaskDesigner(), rubricWriter: new DeterministicRubricWriter(), solver: new DeterministicSolver(), repairer: new DeterministicRepairer(), names };
+  for (const role of BUILD_ROLES) names[role] = modelFor(config, role);
+  const fixed = DETERMINISTIC_BY_DESIGN.filter((r) => names[r] !== "deterministic" && config.models[r] !== undefined);
+  if (fixed.length > 0) throw new FoundryError("STRATEGY_UNAVAILABLE", `${fixed.join(", ")} run deterministically by design (the world is declarative; gates never ask a model): remove their model setting`, { path: `models.${fixed[0]}` });
+  for (const r of DETERMINISTIC_BY_DESIGN) names[r] = "deterministic";
+  const model = (role: AgentRole, stage: string) => {
+    if (names[role] === "deterministic") return null;
+    const m = runtime?.chatModel({ role, stage });
+    if (!m) throw new FoundryError("LLM_NOT_CONFIGURED", `a model is configured for ${role} but the LLM runtime could not provide it`);
+    return m;
+  };
+  const designerModel = model("task-designer", "design_task");
+  const rubricModel = model("rubric-writer", "write_checks");
+  const solverModel = model("solver", "solve");
+  const repairModel = model("repairer", "repair");
+  const extractorModel = model("sop-extractor", "extract_sop");
+  const llm = { maxAttempts: config.max_retries + 1, timeoutMs: config.timeout_ms * (config.max_retries + 2) };
+  return {
+    designer: designerModel ? new LlmTaskDesigner({ model: designerModel, ...llm }) : new DeterministicTaskDesigner(),
+    rubricWriter: rubricModel ? new LlmRubricWriter({ model: rubricModel, ...llm }) : new DeterministicRubricWriter(),
+    solver: solverModel ? new LlmSolver({ model: solverModel }) : new DeterministicSolver(),
+    repairer: repairModel ? new LlmRepairer({ model: repairModel, ...llm }) : new DeterministicRepairer(),
+    extractSop: (dir) => (extractorModel ? extractDomainSop(dir, { strategy: "llm", model: extractorModel }) : extractDomainSop(dir, {})),
+    names,
+  };
 }

@@ -61,6 +61,14 @@ export function derivePlan(ctx: DomainContext, index: WorldIndex, draft: (facts:
   for (const unit of units) {
     const knows = customerKnowledge(unit);
     const bag: Bag = new Map(start.bag);
+    // The keys of rows the subject references or is referenced by (one each) are known from the start;
+    // the subject's own visible columns override them.
+    for (const r of unit.related) {
+      for (const t of index.world.tables) {
+        const k = r[t.primary_key];
+        if (k !== undefined && k !== null && Object.keys(r).length === t.columns.length && t.columns.every((c) => c.name in r)) bag.set(t.primary_key, k);
+      }
+    }
     for (const [k, v] of Object.entries(visibleColumns(unit.table, unit.row))) if (v !== null) bag.set(k, v);
     const customerKey = index.customerTable.primary_key;
     const ownerValue = unit.table.owner_column ? unit.row[unit.table.owner_column] : unit.table.name === index.customerTable.name ? unit.key : undefined;

@@ -44,6 +44,14 @@ export class DomainRows {
       const r = target ? this.get(target, row[c.name]) : null;
       if (r) out.push(r);
     }
+    // Rows that point at the subject, when a table has exactly one (e.g. the one hold on a declaration).
+    const key = row[table.primary_key];
+    for (const other of this.#index.world.tables) {
+      const fk = other.columns.find((c) => c.references === `${table.name}.${table.primary_key}`);
+      if (!fk || other.name === table.name) continue;
+      const hits = this.#db.prepare(`SELECT * FROM ${ident(other.name)} WHERE ${ident(fk.name)} = ? LIMIT 2`).all(key) as Row[];
+      if (hits.length === 1) out.push(hits[0] as Row);
+    }
     const cust = this.get(this.#index.customerTable, customer);
     if (cust) out.push(cust);
     return out;

@@ -22,6 +22,26 @@ export class DeterministicTaskDesigner implements TaskDesigner {
   /** Whether a (workflow, subject) unit can be carried out alone; shared by the slots of one build. */
   readonly #feasible = new Map<string, boolean>();
 
+  /** Units (workflow + subject row of this customer) that can be carried out on their own. */
+  feasibleUnits(ctx: DomainContext, index: WorldIndex, rows: DomainRows, workflows: readonly SopWorkflow[], customer: Row, unitsOf: (u: PlanUnit[]) => (f: NeededFact[], a: DerivedPlan["approvals"]) => Task): PlanUnit[] {
+    const cKey = customer[index.customerTable.primary_key];
+    const singles: PlanUnit[] = [];
+    for (const wf of workflows) {
+      const table = index.subjectTable(wf);
+      for (const row of rows.owned(table, cKey)) {
+        const unit: PlanUnit = { workflow: wf, table, key: row[table.primary_key] as string | number, row, related: rows.related(table, row, cKey) };
+        const memoKey = `${ctx.card.id}|${wf.id}|${String(unit.key)}`;
+        let works = this.#feasible.get(memoKey);
+        if (works === undefined) {
+          works = !("reason" in derivePlan(ctx, index, unitsOf([unit]), [unit]));
+          this.#feasible.set(memoKey, works);
+        }
+        if (works) singles.push(unit);
+      }
+    }
+    return singles;
+  }
+
   async design(ctx: DomainContext, slot: number, rng: RandomStream): Promise<DesignResult> {
     const index = new WorldIndex(ctx.world);
     const rows = new DomainRows(ctx, index);
@@ -35,21 +55,7 @@ export class DeterministicTaskDesigner implements TaskDesigner {
         const cKey = customer[index.customerTable.primary_key];
         const id = `${ctx.card.id}-${String(slot + 1).padStart(3, "0")}`;
         const unitsOf = (u: PlanUnit[]) => (facts: NeededFact[], approvals: DerivedPlan["approvals"]): Task => buildTask(ctx, id, customer, index.customerTable.primary_key, u, facts, approvals, []);
-        // Units that can be done on their own; combinations are drawn only from these.
-        const singles: PlanUnit[] = [];
-        for (const wf of workflows) {
-          const table = index.subjectTable(wf);
-          for (const row of rows.owned(table, cKey)) {
-            const unit: PlanUnit = { workflow: wf, table, key: row[table.primary_key] as string | number, row, related: rows.related(table, row, cKey) };
-            const memoKey = `${ctx.card.id}|${wf.id}|${String(unit.key)}`;
-            let works = this.#feasible.get(memoKey);
-            if (works === undefined) {
-              works = !("reason" in derivePlan(ctx, index, unitsOf([unit]), [unit]));
-              this.#feasible.set(memoKey, works);
-            }
-            if (works) singles.push(unit);
-          }
-        }
+        const singles = this.feasibleUnits(ctx, index, rows, workflows, customer, unitsOf);
         if (singles.length === 0) {
           failures.push(`${String(cKey)}: no workflow can be carried out for this customer's rows`);
           continue;
@@ -79,17 +85,17 @@ export class DeterministicTaskDesigner implements TaskDesigner {
 }
 
 /** Customers tasks can be about: the fixed rows of the customer table (the world's named cases). */
-function namedCustomers(ctx: DomainContext, index: WorldIndex): Row[] {
+export function namedCustomers(ctx: DomainContext, index: WorldIndex): Row[] {
   return index.customerTable.rows as Row[];
 }
 
 /** Only procedures from document versions in force on the domain's date are designed from. */
-function isCurrent(ctx: DomainContext, wf: SopWorkflow): boolean {
+export function isCurrent(ctx: DomainContext, wf: SopWorkflow): boolean {
   const doc = ctx.sop.documents.find((d) => d.id === wf.document && d.version === wf.version);
   return !doc || doc.status === "current";
 }
 
-function buildTask(
+export function buildTask(
   ctx: DomainContext,
   id: string,
   customer: Row,
@@ -98,9 +104,10 @@ function buildTask(
   facts: readonly NeededFact[],
   approvals: DerivedPlan["approvals"],
   plan: Task["reference_plan"],
+  narrative?: { persona: string; opening_request: string },
 ): Task {
   const cKey = String(customer[customerKey]);
-  const scenario = buildScenario(ctx, customer, units, facts, approvals);
+  const scenario = { ...buildScenario(ctx, customer, units, facts, approvals), ...(narrative ?? {}) };
   return {
     id,
     domain: ctx.card.id,

@@ -1,0 +1,105 @@
+import { cpSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { AIMessage, ToolMessage } from "@langchain/core/messages";
+import { describe, expect, it } from "vitest";
+import { resolveConfig } from "../../pipeline/core/config.js";
+import { runBuild } from "../../pipeline/build/run-build.js";
+import { Progress } from "../../pipeline/build/progress.js";
+import { Task } from "../../pipeline/schemas/index.js";
+import { extractDomainSop } from "../../pipeline/sop/extract-domain.js";
+import { buildDomainContext } from "../../pipeline/build/load-context.js";
+import { DeterministicTaskDesigner } from "../../pipeline/agents/task-designer/deterministic.js";
+import { DeterministicRubricWriter } from "../../pipeline/agents/rubric-writer/deterministic.js";
+import { LlmSolver } from "../../pipeline/agents/solver/llm.js";
+import { LlmRepairer } from "../../pipeline/agents/repairer/llm.js";
+import { askText } from "../../pipeline/agents/plan/actions.js";
+import { verifyTask } from "../../pipeline/build/verify-task.js";
+import { RandomStream } from "../../pipeline/core/random.js";
+import { ScriptedModel, text } from "./scripted-model.js";
+
+function workspace(slots: number): string {
+  const root = mkdtempSync(join(tmpdir(), "llm-build-"));
+  cpSync("sources/fx-treasury", join(root, "sources/fx-treasury"), { recursive: true });
+  const card = join(root, "sources/fx-treasury/domain.yaml");
+  writeFileSync(card, readFileSync(card, "utf8").replace(/task_count: \d+/, `task_count: ${slots}`));
+  return root;
+}
+
+describe("the graph with llm strategies (scripted models, offline)", () => {
+  it("designs with the task-designer model (a malformed answer is retried) and writes checks with the rubric model", async () => {
+    const root = workspace(2);
+    const designer = new ScriptedModel((messages) => {
+      // The first answer of each design is cut off mid-JSON; the structured call shows the error and asks again.
+      if (!messages.some((m) => m._getType() === "ai")) return new AIMessage('{"units": [0], "persona": "Finance lead');
+      const lines = text(messages.find((m) => m._getType() === "human")).split("\n");
+      const first = lines.find((l) => /^0\. /.test(l)) ?? "";
+      return new AIMessage(JSON.stringify({ units: [0], persona: "Finance lead who speaks in short sentences.", opening_request: `Good morning. ${first.replace(/^0\. /, "")}: please take care of it today.` }));
+    });
+    const rubric = new ScriptedModel((messages) => {
+      const human = text(messages.find((m) => m._getType() === "human"));
+      const draft = human.slice(human.indexOf("Draft checks:\n") + "Draft checks:\n".length);
+      return new AIMessage(`\`\`\`json\n{"checks": ${draft}}\n\`\`\``);
+    });
+    const config = resolveConfig({ env: {}, cwd: "/nonexistent", flags: { models: { "task-designer": "scripted:designer", "rubric-writer": "scripted:rubric" }, max_retries: 1 } });
+    const outcome = await runBuild({
+      config,
+      paths: { sources: join(root, "sources"), sop: join(root, "sop"), generated: join(root, "generated") },
+      progress: new Progress("silent"),
+      modelFactory: (ref) => (ref.model === "designer" ? designer : ref.model === "rubric" ? rubric : undefined),
+    });
+    expect(outcome.domains[0]!.released).toBe(2);
+    expect(designer.calls).toBe(4); // two slots, each: malformed, then valid
+    expect(rubric.calls).toBe(2);
+    const out = join(root, "generated/fx-treasury");
+    const files = readdirSync(join(out, "tasks")).sort();
+    expect(files).toEqual(["fx-treasury-001.json", "fx-treasury-002.json"]);
+    const task = Task.parse(JSON.parse(readFileSync(join(out, "tasks", files[0]!), "utf8")));
+    expect(task.scenario.persona).toBe("Finance lead who speaks in short sentences.");
+    expect(task.scenario.opening_request).toMatch(/^Good morning\. .+: please take care of it today\.$/);
+    const report = JSON.parse(readFileSync(join(out, "report.json"), "utf8")) as { strategies: Record<string, string> };
+    expect(report.strategies).toMatchObject({ "task-designer": "scripted:designer", "rubric-writer": "scripted:rubric", solver: "deterministic" });
+  }, 180_000);
+
+  it("the llm solver works a task through the agent's tools and its trace passes the gates; a model that never finishes is reported", async () => {
+    const sop = await extractDomainSop("sources/fx-treasury", {});
+    const ctx = buildDomainContext("sources/fx-treasury", sop);
+    const designed = await new DeterministicTaskDesigner().design(ctx, 0, new RandomStream(ctx.card.generation.seed).fork("task-slot/0"));
+    if (!designed.ok) throw new Error(designed.reason);
+    const task = await new DeterministicRubricWriter().writeChecks(ctx, designed.task);
+    const plan = task.reference_plan;
+    const model = new ScriptedModel((messages, call) => {
+      const step = plan[call];
+      if (!step) return new AIMessage({ content: "", tool_calls: [{ id: `c${call}`, name: "finish", args: { summary: "done" } }] });
+      const last = [...messages].reverse().find((m) => m instanceof ToolMessage);
+      const lastResult = last ? (JSON.parse(text(last)) as { proposal_id?: string }) : {};
+      const [name, args] =
+        step.operation === "ask" ? ["ask_customer", { message: askText(String(step.args.topic)) }]
+        : step.operation === "approve" ? ["request_approval", { proposal_id: lastResult.proposal_id }]
+        : [step.operation, step.args];
+      return new AIMessage({ content: "", tool_calls: [{ id: `c${call}`, name: name as string, args: args as Record<string, unknown> }] });
+    });
+    const solved = await new LlmSolver({ model }).solve(ctx, task);
+    if (!solved.ok) throw new Error(solved.reason);
+    expect(verifyTask(ctx, task, solved.trace)).toBeNull();
+    expect(model.calls).toBe(plan.length + 1);
+
+    const chatty = new ScriptedModel(() => new AIMessage("I will look into it."));
+    expect(await new LlmSolver({ model: chatty }).solve(ctx, task)).toEqual({ ok: false, reason: "the model stopped without calling finish after 1 turn(s)" });
+  }, 120_000);
+
+  it("the llm repairer applies the model's decision from the diagnosis", async () => {
+    const sop = await extractDomainSop("sources/fx-treasury", {});
+    const ctx = buildDomainContext("sources/fx-treasury", sop);
+    const designed = await new DeterministicTaskDesigner().design(ctx, 1, new RandomStream(ctx.card.generation.seed).fork("task-slot/1"));
+    if (!designed.ok) throw new Error(designed.reason);
+    const task = await new DeterministicRubricWriter().writeChecks(ctx, designed.task);
+    const target = task.checks.protection[0]!.id;
+    const model = new ScriptedModel(() => new AIMessage(JSON.stringify({ action: "remove_check", check: target, explanation: "The golden trace follows the procedure and fails it." })));
+    const repaired = await new LlmRepairer({ model }).repair(ctx, task, { gate: "golden_replay", check: target, event: 3, detail: "fails" });
+    expect(repaired?.resume).toBe("checked");
+    expect(repaired?.task.checks.protection.map((c) => c.id)).not.toContain(target);
+    const refuse = new ScriptedModel(() => new AIMessage(JSON.stringify({ action: "drop_task", check: null, explanation: "A failing goal cannot be repaired." })));
+    expect(await new LlmRepairer({ model: refuse }).repair(ctx, task, { gate: "golden_replay", check: task.checks.goal[0]!.id, event: null, detail: "goal fails" })).toBeNull();
+  }, 120_000);
+});
