@@ -3,6 +3,7 @@ import { setMaxListeners } from "node:events";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
+import { Command } from "@langchain/langgraph";
 import { FoundryError } from "../core/errors.js";
 import type { FoundryConfig } from "../core/config.js";
 import { listDomainDirs } from "../sources/check-sources.js";
@@ -26,10 +27,14 @@ export interface BuildOptions {
   onNode?: (node: string) => void;
   /** Builds the chat models of configured roles (tests inject scripted models here). */
   modelFactory?: ModelFactory;
+  /** Pause after SOP extraction and after the environment build for a person's review. */
+  review?: boolean;
 }
 
 export interface DomainOutcome {
   domain: string;
+  /** Set when the run paused for a person's review (--review). */
+  paused: { stage: string; message: string } | null;
   released: number;
   dropped: number;
   written: string[];
@@ -37,10 +42,21 @@ export interface DomainOutcome {
   stages: BuildStateType["stages"];
 }
 
+/** Figures of this run per stage: time, stage-cache hits, model calls and tokens. */
+export interface RunStageStats {
+  stage: string;
+  ms: number;
+  cache_hits: number;
+  model_calls: number;
+  tokens_in: number;
+  tokens_out: number;
+}
+
 export interface BuildOutcome {
   run: string;
   domains: DomainOutcome[];
   cache: { hits: number; misses: number };
+  stats: RunStageStats[];
 }
 
 function resolvePaths(config: FoundryConfig, p: Partial<RunEntry["paths"]> = {}): RunEntry["paths"] {
@@ -78,30 +94,36 @@ function makeServices(config: FoundryConfig, paths: RunEntry["paths"], progress:
     progress,
     cache: new StageCache(join(paths.cache, "stages")),
     contexts: new Map(),
+    runStats: new Map(),
+    llmUsage: () => Object.fromEntries(Object.entries(runtime?.stats().usage.byStage ?? {}).map(([k, v]) => [k, { modelCalls: v.modelCalls, cacheHits: v.cacheHits, tokensIn: v.tokensIn, tokensOut: v.tokensOut }])),
     ...(onNode ? { onNode } : {}),
     close: () => runtime?.close(),
   };
 }
 
-/** Run one domain thread to its end (a fresh start, or a continuation after a crash). */
-async function runThread(entry: RunEntry, domain: string, svc: BuildServices, fresh: boolean): Promise<DomainOutcome> {
+/** Run one domain thread to its end or to a review pause (a fresh start, or a continuation). */
+async function runThread(entry: RunEntry, domain: string, svc: BuildServices, fresh: boolean, approve: boolean): Promise<DomainOutcome> {
   const checkpointer = SqliteSaver.fromConnString(join(entry.paths.generated, "runs", "checkpoints.sqlite"));
   const app = compileBuildGraph(checkpointer);
   // LangGraph types `context` by the graph's context schema; the services object is passed as is.
   const config = { configurable: { thread_id: `${entry.run}/${domain}` }, context: svc as unknown as Record<string, unknown>, durability: "sync" as const, recursionLimit: 200 };
   const snapshot = await app.getState(config);
   const hasCheckpoint = Boolean(snapshot.config?.configurable?.checkpoint_id);
-  let final: BuildStateType;
-  if (!hasCheckpoint || fresh) final = (await app.invoke({ domain, paths: entry.paths, seed: entry.seed }, config)) as BuildStateType;
-  else if (snapshot.next.length > 0) final = (await app.invoke(null, config)) as BuildStateType;
-  else final = snapshot.values as BuildStateType;
+  const waiting = snapshot.tasks.some((t) => t.interrupts.length > 0);
+  if (!hasCheckpoint || fresh) await app.invoke({ domain, paths: entry.paths, seed: entry.seed, review: entry.review }, config);
+  else if (waiting && approve) await app.invoke(new Command({ resume: "approved" }), config);
+  else if (!waiting && snapshot.next.length > 0) await app.invoke(null, config);
+  const after = await app.getState(config);
+  const pause = after.tasks.flatMap((t) => t.interrupts)[0];
+  const final = after.values as BuildStateType;
   return {
     domain,
-    released: final.records.filter((r) => r.status === "verified").length,
-    dropped: final.records.filter((r) => r.status === "dropped").length,
-    written: final.written,
-    records: final.records,
-    stages: final.stages,
+    paused: pause ? (pause.value as { stage: string; message: string }) : null,
+    released: (final.records ?? []).filter((r) => r.status === "verified").length,
+    dropped: (final.records ?? []).filter((r) => r.status === "dropped").length,
+    written: final.written ?? [],
+    records: final.records ?? [],
+    stages: final.stages ?? [],
   };
 }
 
@@ -112,35 +134,37 @@ export async function runBuild(opts: BuildOptions): Promise<BuildOutcome> {
   if (domains.length === 0) throw new FoundryError("USAGE", `no domains under ${paths.sources}/`);
   const progress = opts.progress ?? Progress.auto(false);
   const svc = makeServices(opts.config, paths, progress, opts.onNode ?? killSwitch(process.env), opts.modelFactory);
-  const entry: RunEntry = { run: `run-${randomBytes(4).toString("hex")}`, domains, paths, seed: opts.config.seed, status: "running" };
+  const entry: RunEntry = { run: `run-${randomBytes(4).toString("hex")}`, domains, paths, seed: opts.config.seed, review: Boolean(opts.review), status: "running" };
   const index = new RunIndex(join(paths.generated, "runs"));
   index.put(entry);
   progress.emit({ event: "run", run: entry.run, detail: `${domains.length} domain(s); resume with: synth resume ${entry.run}` });
-  return finish(entry, index, svc, true);
+  return finish(entry, index, svc, true, false);
 }
 
 /** `synth resume [RUN]`: continue a run that crashed or was killed (default: the latest unfinished). */
-export async function resumeBuild(opts: { config: FoundryConfig; run?: string; generated?: string; progress?: Progress; onNode?: (n: string) => void; modelFactory?: ModelFactory }): Promise<BuildOutcome> {
+export async function resumeBuild(opts: { config: FoundryConfig; run?: string; generated?: string; progress?: Progress; onNode?: (n: string) => void; modelFactory?: ModelFactory; approve?: boolean }): Promise<BuildOutcome> {
   const index = new RunIndex(join(opts.generated ?? "generated", "runs"));
   const entry = opts.run ? index.get(opts.run) : index.latestUnfinished();
   if (!entry) throw new FoundryError("USAGE", opts.run ? `no run named ${opts.run} in ${index.file}` : "no unfinished run to resume");
   const progress = opts.progress ?? Progress.auto(false);
   progress.emit({ event: "run", run: entry.run, detail: "resuming" });
-  return finish(entry, index, makeServices(opts.config, entry.paths, progress, opts.onNode ?? killSwitch(process.env), opts.modelFactory), false);
+  return finish(entry, index, makeServices(opts.config, entry.paths, progress, opts.onNode ?? killSwitch(process.env), opts.modelFactory), false, Boolean(opts.approve));
 }
 
-async function finish(entry: RunEntry, index: RunIndex, svc: BuildServices & { close(): void }, fresh: boolean): Promise<BuildOutcome> {
+async function finish(entry: RunEntry, index: RunIndex, svc: BuildServices & { close(): void }, fresh: boolean, approve: boolean): Promise<BuildOutcome> {
   // One abort listener per Send branch: a wide fan-out is expected, not a leak.
   setMaxListeners(256);
   const outcomes: DomainOutcome[] = [];
   try {
-    for (const domain of entry.domains) outcomes.push(await runThread(entry, domain, svc, fresh));
+    for (const domain of entry.domains) outcomes.push(await runThread(entry, domain, svc, fresh, approve));
   } catch (e) {
     index.put({ ...entry, status: "failed" });
     throw e;
   } finally {
     svc.close();
   }
-  index.put({ ...entry, status: "finished" });
-  return { run: entry.run, domains: outcomes, cache: { hits: svc.cache.hits, misses: svc.cache.misses } };
+  index.put({ ...entry, status: outcomes.some((o) => o.paused) ? "running" : "finished" });
+  const usage = svc.llmUsage();
+  const stats = [...svc.runStats].map(([stage, s]) => ({ stage, ms: Math.round(s.ms), cache_hits: s.cacheHits, model_calls: usage[stage]?.modelCalls ?? 0, tokens_in: usage[stage]?.tokensIn ?? 0, tokens_out: usage[stage]?.tokensOut ?? 0 }));
+  return { run: entry.run, domains: outcomes, cache: { hits: svc.cache.hits, misses: svc.cache.misses }, stats };
 }

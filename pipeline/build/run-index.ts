@@ -9,6 +9,7 @@ export const RunEntry = z.object({
   domains: z.array(z.string()),
   paths: z.object({ sources: z.string(), sop: z.string(), generated: z.string(), cache: z.string() }),
   seed: z.number().int().nullable(),
+  review: z.boolean().default(false),
   status: z.enum(["running", "finished", "failed"]),
 });
 export type RunEntry = z.infer<typeof RunEntry>;

@@ -21,6 +21,10 @@ export interface BuildServices {
   cache: StageCache;
   /** Loaded domain contexts by `dir|sopHash|seed`, rebuilt on demand after a resume. */
   contexts: Map<string, DomainContext>;
+  /** Wall time and stage-cache hits per stage of this run (reported, never written into artifacts). */
+  runStats: Map<string, { ms: number; cacheHits: number }>;
+  /** Model calls and tokens per stage so far (all zero when no model is configured). */
+  llmUsage(): Record<string, { modelCalls: number; cacheHits: number; tokensIn: number; tokensOut: number }>;
   /** Test hook: called at the start of every node with its name (e.g. to crash a build midway). */
   onNode?: (node: string) => void;
 }

@@ -12,26 +12,32 @@ import { repair } from "../nodes/repair.js";
 import { calibrate } from "../nodes/calibrate.js";
 import { collect } from "../nodes/collect.js";
 import { afterRepair, afterVerify } from "./routes.js";
+import { timed } from "../nodes/timed.js";
+import { reviewEnvironment, reviewSop } from "../nodes/review.js";
 
 /** One Send branch per task slot. */
 const fanOutSlots = (s: BuildStateType) => s.slots.map((slot) => new Send("design_task", { ...s, slot, records: [] }));
 
 /** The synthesis graph: wiring only; every node lives in pipeline/nodes/. */
 export const graph = new StateGraph(BuildState)
-  .addNode("ingest", ingest)
-  .addNode("extract_sop", extractSop)
-  .addNode("build_environment", buildEnvironment)
-  .addNode("design_task", designTask)
-  .addNode("write_checks", writeChecks)
-  .addNode("solve", solve)
-  .addNode("verify", verify)
-  .addNode("repair", repair)
-  .addNode("calibrate", calibrate)
-  .addNode("collect", collect)
+  .addNode("ingest", timed("ingest", ingest))
+  .addNode("extract_sop", timed("extract_sop", extractSop))
+  .addNode("review_sop", timed("review_sop", reviewSop))
+  .addNode("build_environment", timed("build_environment", buildEnvironment))
+  .addNode("review_environment", timed("review_environment", reviewEnvironment))
+  .addNode("design_task", timed("design_task", designTask))
+  .addNode("write_checks", timed("write_checks", writeChecks))
+  .addNode("solve", timed("solve", solve))
+  .addNode("verify", timed("verify", verify))
+  .addNode("repair", timed("repair", repair))
+  .addNode("calibrate", timed("calibrate", calibrate))
+  .addNode("collect", timed("collect", collect))
   .addEdge(START, "ingest")
   .addEdge("ingest", "extract_sop")
-  .addEdge("extract_sop", "build_environment")
-  .addConditionalEdges("build_environment", fanOutSlots, ["design_task"])
+  .addEdge("extract_sop", "review_sop")
+  .addEdge("review_sop", "build_environment")
+  .addEdge("build_environment", "review_environment")
+  .addConditionalEdges("review_environment", fanOutSlots, ["design_task"])
   .addEdge("design_task", "write_checks")
   .addEdge("write_checks", "solve")
   .addEdge("solve", "verify")

@@ -31,6 +31,8 @@ export const BuildState = Annotation.Root({
   /** Paths the build reads and writes (relative to the working directory). */
   paths: replace<{ sources: string; sop: string; generated: string; cache: string }>(() => ({ sources: "sources", sop: "sop", generated: "generated", cache: "generated/cache" })),
   seed: replace<number | null>(() => null),
+  /** Pause for a person's review after SOP extraction and after the environment build. */
+  review: replace<boolean>(() => false),
   sourcesHash: replace<string>(() => ""),
   sopHash: replace<string>(() => ""),
   worldHash: replace<string>(() => ""),

@@ -35,7 +35,9 @@ export function printOutcome(outcome: BuildOutcome, json: boolean): void {
     const failed = d.records.filter((r) => r.status === "dropped" && !r.id).length;
     table.push([d.domain, "tasks", d.records.length, d.released, `${d.dropped} dropped${failed ? ` (${failed} slots found no executable design)` : ""}`]);
   }
-  process.stdout.write(`${table.toString()}\nrun ${outcome.run}: ${outcome.domains.reduce((n, d) => n + d.released, 0)} task(s) released; stage cache ${outcome.cache.hits} hit(s), ${outcome.cache.misses} miss(es)\n`);
+  const timing = new Table({ head: ["stage", "time", "stage cache hits", "model calls", "tokens in/out"] });
+  for (const s of outcome.stats) timing.push([s.stage, `${(s.ms / 1000).toFixed(2)} s`, s.cache_hits, s.model_calls, `${s.tokens_in}/${s.tokens_out}`]);
+  process.stdout.write(`${table.toString()}\n${timing.toString()}\nrun ${outcome.run}: ${outcome.domains.reduce((n, d) => n + d.released, 0)} task(s) released; stage cache ${outcome.cache.hits} hit(s), ${outcome.cache.misses} miss(es)\n`);
 }
 
 /** `synth build` and `synth resume`. */

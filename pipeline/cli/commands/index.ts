@@ -2,6 +2,11 @@ import type { Command } from "commander";
 import { registerSchema } from "./schema.js";
 import { registerCheckSources } from "./check-sources.js";
 import { registerDemo } from "./demo.js";
+import { registerSop } from "./sop.js";
+import { registerRelease } from "./release.js";
+import { registerAudit } from "./audit.js";
+import { registerDiff } from "./diff.js";
+import { registerBuild } from "./build.js";
 
 /** Every command of `synth`, in the order `--help` lists them. */
-export const COMMANDS: ReadonlyArray<(program: Command) => void> = [registerCheckSources, registerSchema, registerDemo];
+export const COMMANDS: ReadonlyArray<(program: Command) => void> = [registerCheckSources, registerSop, registerBuild, registerSchema, registerDemo, registerRelease, registerAudit, registerDiff];

@@ -1,0 +1,126 @@
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { stableJson } from "../core/canonical-json.js";
+import { FoundryError } from "../core/errors.js";
+import { DomainCard, Sop, Task, Trace, ValidationReport, WorldModel } from "../schemas/index.js";
+import { KnowledgeBaseFile } from "../../validation/audit/knowledge-document.js";
+import { domainFile, domainFiles, goldenFile, taskFile, violationFile, violationOrdinal } from "../../validation/audit/release-layout.js";
+import { storedState } from "../../validation/audit/audit-task.js";
+import { compileWorld } from "../world/compile-world.js";
+import type { DomainContext } from "../world/domain-context.js";
+import { regenerateViolations } from "./regenerate-violations.js";
+import { sqliteProblem } from "../../validation/audit/sqlite-file.js";
+import { readJsonArtifact, readYamlArtifact } from "./read-artifact.js";
+
+/** One file of a release before it is written: its release-relative path and exact bytes. */
+export interface PlannedFile {
+  path: string;
+  bytes: Buffer;
+}
+
+/** What one domain contributes, for the manifest counts and the datasheet. */
+export interface DomainSummary {
+  id: string;
+  card: DomainCard;
+  documents: number;
+  /** Released tasks, in id order. */
+  tasks: Task[];
+  report: ValidationReport;
+  /** Violation traces stored in the release. */
+  violations: number;
+}
+
+const FILE_LABEL = /^[a-z0-9][a-z0-9_.-]*$/;
+
+function json(path: string, value: unknown): PlannedFile {
+  return { path, bytes: Buffer.from(stableJson(value), "utf8") };
+}
+
+function sortedNames(dir: string, ext: string): string[] {
+  return existsSync(dir) ? readdirSync(dir).filter((n) => n.endsWith(ext) && statSync(join(dir, n)).isFile()).sort() : [];
+}
+
+/**
+ * Violation traces the graph left for one released task: `generated/<d>/violations/<task>/<label>.json`,
+ * where the label is the trace's operator, or `<operator>-<n>` for its n-th mutant (see violationLabel).
+ */
+function graphViolations(gen: string, domain: string, task: string): PlannedFile[] {
+  const dir = join(gen, "violations", task);
+  return sortedNames(dir, ".json").map((name) => {
+    const file = join(dir, name);
+    const label = name.slice(0, -".json".length);
+    if (!FILE_LABEL.test(label)) throw new FoundryError("RELEASE_INPUT_INVALID", "violation trace file name must be lowercase letters, digits, '.', '-' or '_'", { file }, name);
+    const trace = readJsonArtifact(file, Trace, "violation trace");
+    if (trace.role !== "violation" || trace.task !== task || violationOrdinal(label, trace.label) === null) {
+      throw new FoundryError("RELEASE_INPUT_INVALID", `expected a violation trace of task ${task} for the file label ${label}, found a ${trace.role} trace of ${trace.task} labelled ${JSON.stringify(trace.label)}`, { file });
+    }
+    return json(violationFile(domain, task, label), trace);
+  });
+}
+
+/**
+ * Read one generated domain (and its card and documents from the sources) into the files it adds
+ * to a release. Only tasks the validation report releases are taken; every JSON artifact is
+ * schema-checked and rewritten as stable JSON (sorted keys), documents and the database are copied
+ * byte for byte. Violation traces come from the graph when it stored them, else (when the domain
+ * has its sop.json) they are produced again with the mutation operators for the mutants the
+ * validation report lists.
+ */
+export function collectDomain(id: string, generatedDir: string, sourcesDir: string): { files: PlannedFile[]; summary: DomainSummary } {
+  const gen = join(generatedDir, id);
+  const src = join(sourcesDir, id);
+  if (!existsSync(gen)) throw new FoundryError("RELEASE_DOMAIN_NOT_FOUND", `domain ${id} has not been generated (run the build first)`, { file: gen });
+  const paths = domainFiles(id);
+  const card = readYamlArtifact(join(src, "domain.yaml"), DomainCard, "domain card");
+  if (card.id !== id) throw new FoundryError("RELEASE_INPUT_INVALID", `the domain card says id ${card.id}`, { file: join(src, "domain.yaml"), path: "id" }, card.id);
+  const report = readJsonArtifact(join(gen, "validation.json"), ValidationReport, "validation report");
+  if (report.domain !== id) throw new FoundryError("RELEASE_INPUT_INVALID", `the validation report is for domain ${report.domain}`, { file: join(gen, "validation.json"), path: "domain" }, report.domain);
+  const world = readJsonArtifact(join(gen, "world.json"), WorldModel, "world model");
+  const documents = readJsonArtifact(join(gen, "documents.json"), KnowledgeBaseFile, "knowledge base");
+  const stateFile = join(gen, "initial-state.sqlite");
+  if (!existsSync(stateFile)) throw new FoundryError("RELEASE_INPUT_MISSING", "initial state database is missing", { file: stateFile });
+  const state = readFileSync(stateFile);
+  const bad = sqliteProblem(state);
+  if (bad) throw new FoundryError("RELEASE_INPUT_INVALID", bad, { file: stateFile });
+
+  const files: PlannedFile[] = [
+    json(paths.card, card),
+    json(paths.world, world),
+    { path: paths.state, bytes: state },
+    json(paths.documents, documents),
+    json(paths.validation, report),
+  ];
+  const sopFile = join(gen, "sop.json");
+  const sop = existsSync(sopFile) ? readJsonArtifact(sopFile, Sop, "SOP") : null;
+  if (sop) files.push(json(paths.sop, sop));
+  // Traces the graph did not store can be produced again only with the SOP (operators read its workflows).
+  let context: DomainContext | undefined;
+  const regenerate = sop
+    ? (): DomainContext => (context ??= { card, sop, world, base: storedState(compileWorld(world, paths.world), state, card.generation.seed), documents })
+    : null;
+  const docs = sortedNames(join(src, "docs"), ".md");
+  if (docs.length === 0) throw new FoundryError("RELEASE_INPUT_MISSING", "no documents (docs/*.md) to ship", { file: join(src, "docs") });
+  for (const name of docs) files.push({ path: domainFile(id, `docs/${name}`), bytes: readFileSync(join(src, "docs", name)) });
+
+  const released = report.tasks.filter((t) => t.status === "released").map((t) => t.task).sort();
+  const tasks: Task[] = [];
+  let violations = 0;
+  for (const taskId of released) {
+    const tf = join(gen, "tasks", `${taskId}.json`);
+    const task = readJsonArtifact(tf, Task, "task");
+    if (task.id !== taskId || task.domain !== id) throw new FoundryError("RELEASE_INPUT_INVALID", `expected task ${id}/${taskId}, found ${task.domain}/${task.id}`, { file: tf });
+    const gf = join(gen, "golden", `${taskId}.json`);
+    const golden = readJsonArtifact(gf, Trace, "golden trace");
+    if (golden.role !== "golden" || golden.task !== taskId) throw new FoundryError("RELEASE_INPUT_INVALID", `expected the golden trace of ${taskId}, found a ${golden.role} trace of ${golden.task}`, { file: gf });
+    tasks.push(task);
+    files.push(json(taskFile(id, taskId), task), json(goldenFile(id, taskId), golden));
+    let v = graphViolations(gen, id, taskId);
+    const recorded = report.tasks.find((t) => t.task === taskId)?.mutants ?? [];
+    if (v.length === 0 && recorded.length > 0 && regenerate) {
+      v = regenerateViolations(regenerate(), task, golden, recorded).map((x) => json(violationFile(id, taskId, x.label), x.trace));
+    }
+    violations += v.length;
+    files.push(...v);
+  }
+  return { files, summary: { id, card, documents: documents.length, tasks, report, violations } };
+}

@@ -1,0 +1,129 @@
+import { INDUSTRIES } from "../schemas/index.js";
+import type { DomainSummary } from "./collect-domain.js";
+import { rate, type ReleaseStats } from "./release-stats.js";
+
+/** What the datasheet states about how the release was built (the same values the manifest holds). */
+export interface BuildFacts {
+  name: string;
+  version: string;
+  seed: number;
+  pipeline: { version: string; revision: string };
+  packages: Record<string, string>;
+  models: Record<string, string>;
+}
+
+const DIFFICULTY_ORDER = ["easy", "medium", "hard", "expert", "uncalibrated"];
+
+function table(head: string[], rows: Array<Array<string | number>>): string {
+  const line = (cells: Array<string | number>) => `| ${cells.map((c) => String(c).replace(/\|/g, "\\|")).join(" | ")} |`;
+  return [line(head), line(head.map(() => "---")), ...rows.map(line)].join("\n");
+}
+
+function limitations(domains: readonly DomainSummary[], stats: ReleaseStats, facts: BuildFacts): string[] {
+  const out: string[] = [];
+  const roles = Object.entries(facts.models);
+  if (roles.every(([, m]) => m === "deterministic")) {
+    out.push("Every agent role ran its deterministic strategy (no language model): task scenarios and the simulated customer's lines follow templates derived from the documents, not free language.");
+  }
+  if (stats.dropped.length > 0) {
+    const shown = stats.dropped.slice(0, 10).map((d) => `  - ${d}`);
+    const more = stats.dropped.length > 10 ? [`  - … and ${stats.dropped.length - 10} more (see validation/)`] : [];
+    out.push([`${stats.dropped.length} generated task(s) failed validation and are not in the release:`, ...shown, ...more].join("\n"));
+  }
+  if (stats.survivors.length > 0) out.push(`${stats.survivors.length} violation trace(s) of released tasks survived (no check caught them), so those tasks may accept that kind of wrong execution: ${stats.survivors.join("; ")}.`);
+  if (stats.mutants.total === 0) out.push("No violation traces were run on the released tasks: the checks' power to reject wrong executions is not measured.");
+  if (stats.unstoredMutants > 0) out.push(`${stats.unstoredMutants} violation trace(s) listed in the validation reports are not stored in the release, so \`synth audit\` cannot re-run them.`);
+  const uncalibrated = stats.difficulty.uncalibrated ?? 0;
+  if (uncalibrated > 0) out.push(`${uncalibrated} task(s) have no difficulty label: no probe agents ran on them.`);
+  if (domains.length < INDUSTRIES.length) out.push(`The release covers ${new Set(domains.map((d) => d.card.industry)).size} of the ${INDUSTRIES.length} industry categories.`);
+  out.push("The worlds are synthetic: fixed rows written for the tasks plus seeded generated rows; names and figures are fictitious.");
+  out.push("Checks judge only what a trace records (calls, arguments, state changes, disclosed facts, timing); the wording of the agent's messages is not graded.");
+  return out;
+}
+
+/** The release's README.md: what is in it, how it was built, how well it was validated, and what it cannot show. */
+export function renderDatasheet(domains: readonly DomainSummary[], stats: ReleaseStats, facts: BuildFacts): string {
+  const industries = new Map<string, { domains: number; tasks: number }>();
+  for (const d of domains) {
+    const i = industries.get(d.card.industry) ?? { domains: 0, tasks: 0 };
+    i.domains += 1;
+    i.tasks += d.tasks.length;
+    industries.set(d.card.industry, i);
+  }
+  const difficulty = Object.keys(stats.difficulty).sort((a, b) => (DIFFICULTY_ORDER.indexOf(a) + 1 || 99) - (DIFFICULTY_ORDER.indexOf(b) + 1 || 99) || (a < b ? -1 : 1));
+  const seeds = domains.map((d) => `${d.id}: ${d.card.generation.seed}`).join(", ");
+  const validationRows = domains.map((d) => [d.id, d.report.summary.generated, d.report.summary.released, d.report.summary.dropped, d.report.summary.repaired, d.tasks.length]);
+  const operators = Object.keys(stats.mutants.byOperator).sort();
+  const parts = [
+    `# ${facts.name} ${facts.version}`,
+    "",
+    `A frozen, executable agent benchmark: ${stats.tasks} task(s) in ${domains.length} domain(s), built by the benchmark foundry from professional reference documents. Each task runs against its own copy of a SQLite world, with a simulated customer, and is judged by deterministic checks over the whole execution trace (strict success = Goal ∧ Process ∧ Protection). Every task's golden trace replays from the initial state and passes all its checks.`,
+    "",
+    "Every file is listed with its sha256 in `manifest.json`. To verify the release and re-run its golden and violation traces: `synth audit <this folder>`. To compare two releases: `synth diff A B`.",
+    "",
+    "## What is in it",
+    "",
+    table(
+      ["domain", "title", "industry", "documents", "tasks", "checks"],
+      domains.map((d) => [d.id, d.card.title, d.card.industry, d.documents, d.tasks.length, d.tasks.reduce((n, t) => n + t.checks.goal.length + t.checks.process.length + t.checks.protection.length, 0)]),
+    ),
+    "",
+    `Totals: ${stats.documents} document version(s), ${stats.tasks} task(s), ${stats.checks} acceptance check(s).`,
+    "",
+    "### By industry",
+    "",
+    table(["industry", "domains", "tasks"], [...industries.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, v]) => [name, v.domains, v.tasks])),
+    "",
+    "### Difficulty",
+    "",
+    table(["difficulty", "tasks"], difficulty.map((k) => [k, stats.difficulty[k] ?? 0])),
+    "",
+    "### Layout",
+    "",
+    table(
+      ["path", "what"],
+      [
+        ["`domains/<d>/domain.json`", "domain card: title, industry, agent role, customer, business date, generation settings"],
+        ["`domains/<d>/docs/*.md`", "the reference documents as written, every version (superseded and out-of-scope ones included)"],
+        ["`domains/<d>/documents.json`", "the knowledge base the agent searches: every document version with its metadata and text"],
+        ["`domains/<d>/world.json`", "the world model: tables, operations (agent tools), customer actions, scheduled events, formal rules"],
+        ["`domains/<d>/initial-state.sqlite`", "the base initial state; each task applies its own overlay (`initial_state`) to a copy"],
+        ["`domains/<d>/tasks/<task>.json`", "one task: objective, scenario, checks, reference plan"],
+        ["`domains/<d>/golden/<task>.json`", "the task's golden trace"],
+        ["`domains/<d>/violations/<task>/<operator>.json`", "violation traces (when stored): each must fail its target check"],
+        ["`validation/<d>.json`", "the validation report: gates, mutants, repairs, probes and drop reasons per generated task"],
+        ["`schemas/*.schema.json`", "JSON Schema (draft 2020-12) of every artifact"],
+        ["`manifest.json`", "sha256 of every file, root hash, seed, pipeline version and revision, package versions, models"],
+      ],
+    ),
+    "",
+    "## How it was built",
+    "",
+    `- Pipeline version ${facts.pipeline.version}, source revision \`${facts.pipeline.revision}\`.`,
+    `- Seed ${facts.seed} (domain cards: ${seeds}).`,
+    "- Models per agent role:",
+    "",
+    table(["role", "model"], Object.keys(facts.models).sort().map((r) => [r, facts.models[r] as string])),
+    "",
+    "- Package versions that shape the output:",
+    "",
+    table(["package", "version"], Object.keys(facts.packages).sort().map((p) => [p, facts.packages[p] as string])),
+    "",
+    "## Validation",
+    "",
+    "A task enters the release only when its golden trace replays and passes every check, its valid alternatives pass, its violation traces fail on the check they target, modified facts flip the judgment, and its scenario is consistent with the initial state.",
+    "",
+    table(["domain", "generated", "released", "dropped", "repaired", "in release"], validationRows),
+    "",
+    `Kill rate of violation traces on released tasks: ${rate(stats.mutants.killed, stats.mutants.total)}.`,
+    ...(operators.length > 0
+      ? ["", table(["operator", "kill rate"], operators.map((o) => [o, rate(stats.mutants.byOperator[o]?.killed ?? 0, stats.mutants.byOperator[o]?.total ?? 0)]))]
+      : []),
+    "",
+    "## Known limitations",
+    "",
+    ...limitations(domains, stats, facts).map((l) => `- ${l}`),
+    "",
+  ];
+  return parts.join("\n");
+}

@@ -1,0 +1,137 @@
+import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { stableJson } from "../core/canonical-json.js";
+import { AGENT_ROLES } from "../core/config.js";
+import { FoundryError } from "../core/errors.js";
+import { PIPELINE_VERSION } from "../core/version.js";
+import type { ReleaseManifest } from "../schemas/index.js";
+import { writeJsonSchemas } from "../schemas/json-schema.js";
+import { auditRelease, type AuditReport } from "../../validation/audit/audit-release.js";
+import { DATASHEET_FILE, MANIFEST_FILE, schemaFile } from "../../validation/audit/release-layout.js";
+import { collectDomain, type DomainSummary, type PlannedFile } from "./collect-domain.js";
+import { renderDatasheet, type BuildFacts } from "./datasheet.js";
+import { buildManifest } from "./build-manifest.js";
+import { gitRevision } from "./git-revision.js";
+import { shapingPackageVersions } from "./package-versions.js";
+import { releaseStats } from "./release-stats.js";
+import { publishRelease, releaseExists, type StageHooks } from "./stage-release.js";
+
+export interface ExportOptions {
+  /** Release name: lowercase letters, digits, `-`, `_`. */
+  name: string;
+  /** Semantic version `X.Y.Z`; an existing version is never overwritten. */
+  version: string;
+  /** Domain ids to include (each must have `generated/<d>/validation.json`). */
+  domains: readonly string[];
+  /** Where the per-domain artifacts are. Default `generated`. */
+  generatedDir?: string;
+  /** Where the domain cards and documents are. Default `sources`. */
+  sourcesDir?: string;
+  /** Parent of `<name>/<version>/`. Default `generated/releases`. */
+  outRoot?: string;
+  /** Source revision for the manifest. Default: `git rev-parse HEAD` in `sourcesDir`, or `unknown`. */
+  revision?: string;
+  /** Seed for the manifest. Default: the seed every domain card shares (an error when they differ). */
+  seed?: number;
+  /** Agent role → `deterministic` or `provider:model`. Default: every role `deterministic`. */
+  models?: Readonly<Record<string, string>>;
+  /** Audit the staged folder before publishing and refuse a release that does not audit clean. Default true. */
+  verify?: boolean;
+  /** Test hooks into the staging step (see stage-release.ts). */
+  hooks?: StageHooks;
+}
+
+export interface ExportResult {
+  /** The release folder (`outRoot/name/version`). */
+  dir: string;
+  manifest: ReleaseManifest;
+  /** Audit of the staged release; null when `verify` was false. */
+  audit: AuditReport | null;
+}
+
+const NAME = /^[a-z0-9][a-z0-9_-]*$/;
+const VERSION = /^\d+\.\d+\.\d+$/;
+
+function checkOptions(o: ExportOptions): void {
+  if (!NAME.test(o.name)) throw new FoundryError("USAGE", "release name must be lowercase letters, digits, '-' or '_'", { path: "name" }, o.name);
+  if (!VERSION.test(o.version)) throw new FoundryError("USAGE", "release version must be X.Y.Z", { path: "version" }, o.version);
+  if (o.domains.length === 0) throw new FoundryError("USAGE", "a release needs at least one domain", { path: "domains" });
+  const seen = new Set<string>();
+  for (const d of o.domains) {
+    if (!NAME.test(d)) throw new FoundryError("USAGE", "domain ids are lowercase letters, digits, '-' or '_'", { path: "domains" }, d);
+    if (seen.has(d)) throw new FoundryError("USAGE", "domain listed twice", { path: "domains" }, d);
+    seen.add(d);
+  }
+  if (o.seed !== undefined && !Number.isInteger(o.seed)) throw new FoundryError("USAGE", "seed must be an integer", { path: "seed" }, o.seed);
+}
+
+function manifestSeed(domains: readonly DomainSummary[], explicit: number | undefined): number {
+  if (explicit !== undefined) return explicit;
+  const seeds = [...new Set(domains.map((d) => d.card.generation.seed))];
+  if (seeds.length === 1) return seeds[0] as number;
+  throw new FoundryError("RELEASE_SEED_AMBIGUOUS", `the domains were built with different seeds (${domains.map((d) => `${d.id}: ${d.card.generation.seed}`).join(", ")}); state the release seed explicitly`, { path: "seed" });
+}
+
+/** Refuse text artifacts that carry an absolute path of this machine: a release must read the same anywhere. */
+function refuseAbsolutePaths(files: readonly PlannedFile[], roots: readonly string[]): void {
+  const needles = [...new Set(roots.filter((r) => r.length > 1))];
+  for (const f of files) {
+    if (!/\.(json|md)$/.test(f.path)) continue;
+    const text = f.bytes.toString("utf8");
+    const hit = needles.find((n) => text.includes(n));
+    if (hit) throw new FoundryError("RELEASE_ABSOLUTE_PATH", "an artifact contains an absolute path of this machine", { file: f.path }, hit);
+  }
+}
+
+/** Every file of the release except the manifest, and the manifest itself. */
+export function planRelease(o: ExportOptions): { files: PlannedFile[]; manifest: ReleaseManifest; domains: DomainSummary[] } {
+  const generatedDir = o.generatedDir ?? "generated";
+  const sourcesDir = o.sourcesDir ?? "sources";
+  const collected = [...o.domains].sort().map((d) => collectDomain(d, generatedDir, sourcesDir));
+  const domains = collected.map((c) => c.summary);
+  const files = collected.flatMap((c) => c.files);
+  writeJsonSchemas((artifact, text) => files.push({ path: schemaFile(artifact), bytes: Buffer.from(text, "utf8") }));
+  const facts: BuildFacts = {
+    name: o.name,
+    version: o.version,
+    seed: manifestSeed(domains, o.seed),
+    pipeline: { version: PIPELINE_VERSION, revision: o.revision ?? gitRevision(sourcesDir) },
+    packages: shapingPackageVersions(),
+    models: { ...(o.models ?? Object.fromEntries(AGENT_ROLES.map((r) => [r, "deterministic"]))) },
+  };
+  const stats = releaseStats(domains);
+  files.push({ path: DATASHEET_FILE, bytes: Buffer.from(renderDatasheet(domains, stats, facts), "utf8") });
+  refuseAbsolutePaths(files, [resolve(generatedDir), resolve(sourcesDir), process.cwd()]);
+  const manifest = buildManifest(files, domains, stats, facts);
+  return { files, manifest, domains };
+}
+
+/**
+ * Export a frozen release to `outRoot/name/version/`: the chosen domains' documents, world, initial
+ * database, released tasks, golden (and stored violation) traces, validation reports, JSON Schemas,
+ * a datasheet and a manifest hashing every file. All or nothing, never over an existing version,
+ * read-only once published, and byte-identical for the same inputs.
+ */
+export function exportRelease(options: ExportOptions): ExportResult {
+  checkOptions(options);
+  const dir = join(options.outRoot ?? join("generated", "releases"), options.name, options.version);
+  if (existsSync(dir)) throw releaseExists(dir);
+  const { files, manifest } = planRelease(options);
+  files.push({ path: MANIFEST_FILE, bytes: Buffer.from(stableJson(manifest), "utf8") });
+  let audit: AuditReport | null = null;
+  publishRelease(dir, files, {
+    ...options.hooks,
+    beforePublish: (staging) => {
+      options.hooks?.beforePublish?.(staging);
+      if (options.verify === false) return;
+      audit = auditRelease(staging);
+      if (!audit.ok) {
+        const first = audit.hash_failures[0] ?? audit.problems[0];
+        const task = audit.per_task.find((t) => !t.ok);
+        const why = first ? `${first.file}: ${first.reason}` : task ? `task ${task.domain}/${task.task}: ${task.golden.mismatches[0] ?? task.golden.failed_checks[0]?.reason ?? task.mutants.find((m) => !m.ok)?.reason ?? "failed"}` : "failed";
+        throw new FoundryError("RELEASE_AUDIT_FAILED", `the staged release does not audit clean, so it was not published — ${why}`, first ? { file: first.file } : {});
+      }
+    },
+  });
+  return { dir, manifest, audit };
+}

@@ -1,0 +1,12 @@
+export { exportRelease, planRelease, type ExportOptions, type ExportResult } from "./export-release.js";
+export { checkReproducible, type ReproducibilityResult } from "./reproducibility.js";
+export { diffReleases, diffGolden, type ReleaseDiff, type TaskChange, type GoldenDiff, type EventDiff, type CheckRef, type ReleaseRef } from "./diff-releases.js";
+export { renderDiff, describeChange } from "./render-diff.js";
+export { renderAudit } from "./render-audit.js";
+export { loadRelease, type LoadedRelease } from "./read-release.js";
+export { resolveReleaseDir } from "./resolve-release-dir.js";
+export { gitRevision } from "./git-revision.js";
+export { shapingPackageVersions, SHAPING_PACKAGES } from "./package-versions.js";
+export { removeTree } from "./remove-tree.js";
+export { valueDiff, type ValueChange } from "./value-diff.js";
+export type { StageHooks } from "./stage-release.js";
