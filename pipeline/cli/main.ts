@@ -9,6 +9,7 @@ export function buildProgram(): Command {
     .description("Benchmark foundry: turn reference documents into frozen, executable agent benchmarks.")
     .version(PIPELINE_VERSION, "-V, --version")
     .showHelpAfterError("(run with --help for usage)")
+    .enablePositionalOptions()
     .exitOverride();
   for (const register of COMMANDS) register(program);
   return program;

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { resolveConfig } from "../../pipeline/core/config.js";
-import { runBuild } from "../../pipeline/build/run-build.js";
+import { resumeBuild, runBuild } from "../../pipeline/build/run-build.js";
 import { Progress } from "../../pipeline/build/progress.js";
 import { Task, Trace, ValidationReport } from "../../pipeline/schemas/index.js";
 import { runCli } from "../cli/run-cli.js";
@@ -79,4 +79,21 @@ describe("synth build (deterministic strategies)", () => {
     expect(runCli(args(clean), { timeoutMs: 240_000 }).code).toBe(0);
     expect(snapshot(join(killed, "generated/fx-treasury"))).toEqual(snapshot(join(clean, "generated/fx-treasury")));
   }, 600_000);
+
+  it("with --review pauses after SOP extraction and after the environment build, and continues from the edited SOP once approved", async () => {
+    const root = workspace(1);
+    const p = paths(root);
+    const first = await runBuild({ config, paths: p, progress: silent, review: true });
+    expect(first.domains[0]!.paused?.stage).toBe("review_sop");
+    const wfFile = join(root, "sop/fx-treasury/workflows/payment-cancellation.json");
+    const wf = JSON.parse(readFileSync(wfFile, "utf8")) as { title: string };
+    writeFileSync(wfFile, `${JSON.stringify({ ...wf, title: "Cancel an unreleased payment (reviewed)" }, null, 2)}\n`);
+    const second = await resumeBuild({ config, run: first.run, generated: p.generated, progress: silent, approve: true });
+    expect(second.domains[0]!.paused?.stage).toBe("review_environment");
+    const third = await resumeBuild({ config, run: first.run, generated: p.generated, progress: silent, approve: true });
+    expect(third.domains[0]!.paused).toBeNull();
+    expect(third.domains[0]!.released).toBe(1);
+    const sop = JSON.parse(readFileSync(join(p.generated, "fx-treasury/sop.json"), "utf8")) as { workflows: Array<{ id: string; title: string }> };
+    expect(sop.workflows.find((w) => w.id === "payment-cancellation")?.title).toBe("Cancel an unreleased payment (reviewed)");
+  }, 180_000);
 });

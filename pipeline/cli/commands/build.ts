@@ -13,6 +13,7 @@ interface BuildFlags {
   sop: string;
   generated: string;
   json?: boolean;
+  review?: boolean;
 }
 
 function flagsToConfig(o: Pick<BuildFlags, "seed" | "model" | "modelFor">): Record<string, unknown> {
@@ -29,6 +30,10 @@ export function printOutcome(outcome: BuildOutcome, json: boolean): void {
     process.stdout.write(`${JSON.stringify({ event: "result", ...outcome, domains: outcome.domains.map((d) => ({ ...d, records: undefined })) })}\n`);
     return;
   }
+  for (const d of outcome.domains.filter((x) => x.paused)) {
+    process.stdout.write(`${d.domain}: paused for review at ${d.paused?.stage}: ${d.paused?.message}\n  continue with: synth resume ${outcome.run} --approve\n`);
+  }
+  if (outcome.domains.every((d) => d.paused)) return;
   const table = new Table({ head: ["domain", "stage", "in", "out", "dropped (reasons)"], wordWrap: true, colWidths: [20, 20, 6, 6, 70] });
   for (const d of outcome.domains) {
     for (const s of d.stages) table.push([d.domain, s.stage, s.items_in, s.items_out, s.dropped.map((x) => `${x.item}: ${x.reason}`).join("\n").slice(0, 600)]);
@@ -54,13 +59,14 @@ export function registerBuild(program: Command): void {
     .option("--sop <dir>", "reviewed SOP folder", "sop")
     .option("--generated <dir>", "output folder", "generated")
     .option("--json", "machine-readable progress events and result on stdout")
+    .option("--review", "pause after SOP extraction and after the environment build; continue with `synth resume RUN --approve`")
     .addHelpText(
       "after",
       "\nEvery build prints its run id first; if it is interrupted, `synth resume RUN_ID` (or `synth resume`\nfor the latest unfinished run) continues from the last completed step. Outputs: sop/<domain>/ and\ngenerated/<domain>/ (world.json, initial-state.sqlite, documents.json, sop.json, tasks/, golden/,\nvalidation.json, report.json). A stage whose inputs did not change is served from generated/cache/.\n\nExamples:\n  synth build\n  synth build --domains fx-treasury --json",
     )
     .action(async (o: BuildFlags) => {
       const config = resolveConfig({ flags: flagsToConfig(o) });
-      const outcome = await runBuild({ config, domains: o.domains?.split(",").map((s) => s.trim()).filter(Boolean), paths: { sources: o.sources, sop: o.sop, generated: o.generated }, progress: Progress.auto(Boolean(o.json)) });
+      const outcome = await runBuild({ config, domains: o.domains?.split(",").map((s) => s.trim()).filter(Boolean), paths: { sources: o.sources, sop: o.sop, generated: o.generated }, progress: Progress.auto(Boolean(o.json)), review: Boolean(o.review) });
       printOutcome(outcome, Boolean(o.json));
     });
   program
@@ -68,10 +74,11 @@ export function registerBuild(program: Command): void {
     .description("Continue a build run that crashed or was killed, from its last completed step.")
     .argument("[run]", "run id printed by `synth build` (default: the latest unfinished run)")
     .option("--generated <dir>", "output folder of the run", "generated")
+    .option("--approve", "approve the review the run is paused at (after `synth build --review`) and continue")
     .option("--json", "machine-readable progress events and result on stdout")
-    .action(async (run: string | undefined, o: { generated: string; json?: boolean }) => {
+    .action(async (run: string | undefined, o: { generated: string; json?: boolean; approve?: boolean }) => {
       const config = resolveConfig({});
-      const outcome = await resumeBuild({ config, run, generated: o.generated, progress: Progress.auto(Boolean(o.json)) });
+      const outcome = await resumeBuild({ config, run, generated: o.generated, progress: Progress.auto(Boolean(o.json)), approve: Boolean(o.approve) });
       printOutcome(outcome, Boolean(o.json));
     });
 }

@@ -34,7 +34,6 @@ function parseSeed(text: string | undefined): number | undefined {
 export function registerRelease(program: Command): void {
   // `--version X.Y.Z` belongs to this command, not to the program's `-V, --version`: program
   // options are only recognised before the command name.
-  program.enablePositionalOptions();
   program
     .command("release")
     .description("Freeze generated domains into a read-only, content-hashed release under generated/releases/NAME/X.Y.Z/.")
