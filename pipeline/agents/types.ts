@@ -16,6 +16,11 @@ export interface Diagnosis {
   check: string | null;
   event: number | null;
   detail: string;
+  /** Machine-readable cause (e.g. `weak_goal_check`, `survivor_never_executed`), when the gate gives one. */
+  code?: string;
+  /** Mutation operator or fact involved, when there is one. */
+  operator?: string;
+  fact?: string;
 }
 
 /** The agent roles of the graph, each with a deterministic and an llm strategy behind one interface. */
@@ -37,5 +42,5 @@ export interface RepairResult {
 }
 export interface Repairer {
   /** A repaired task, or null when the repairer has nothing to try. */
-  repair(ctx: DomainContext, task: Task, diagnosis: Diagnosis, attempt: number): Promise<RepairResult | null>;
+  repair(ctx: DomainContext, task: Task, diagnosis: Diagnosis, attempt: number, golden: Trace | null): Promise<RepairResult | null>;
 }

@@ -1,30 +1,30 @@
-import type { Task, Trace } from "../schemas/index.js";
+import type { Task, TaskValidation, Trace } from "../schemas/index.js";
 import type { DomainContext } from "../world/domain-context.js";
 import type { Diagnosis } from "../agents/types.js";
-import { applyOverlay } from "../world/build-state.js";
-import { replay } from "../world/replay.js";
-import { createCheckContext } from "../world/check-context.js";
-import { runChecks, strictSuccess } from "../../validation/checks/index.js";
+import { runGates } from "../../validation/validate-task.js";
+import { taskValidation } from "../../validation/task-validation.js";
+import { probeGates } from "../../validation/gates/probe-gates.js";
+
+/** What the verify stage keeps of a gate run: the diagnosis and the report entry (no traces). */
+export interface Verification {
+  diagnosis: Diagnosis | null;
+  validation: TaskValidation;
+}
 
 /**
- * The gates a task must pass before it can be released: its golden trace replays identically from
- * the initial state and passes every check, and a do-nothing trace fails its goal. Returns the first
- * failure as a diagnosis (gate, check, event), or null when the task holds.
+ * The validation gates (validation/) on one task, except the probe panel: golden replay, scenario
+ * consistency, alternative executions, violation traces (mutation operators), modified facts.
  */
-export function verifyTask(ctx: DomainContext, task: Task, golden: Trace): Diagnosis | null {
-  const initial = task.initial_state.length > 0 ? applyOverlay(ctx.base, ctx.world, task.initial_state, `task ${task.id}`) : ctx.base;
-  const replayed = replay(golden, ctx.world, initial, task, ctx.documents);
-  const first = replayed.mismatches[0];
-  if (first) return { gate: "golden_replay", check: null, event: first.index, detail: `event ${first.index} ${first.field} differs on replay` };
-  const cctx = createCheckContext(ctx.world, task, initial);
-  try {
-    const results = runChecks(task, golden, cctx);
-    const failed = results.find((r) => !r.passed);
-    if (failed) return { gate: "golden_replay", check: failed.check, event: failed.event, detail: `golden trace fails ${failed.check}: ${failed.reason}` };
-    const nothing: Trace = { ...golden, role: "violation", label: "do_nothing", events: golden.events.filter((e) => e.index === 1), final_state_hash: golden.initial_state_hash, clock_end: 0 };
-    if (strictSuccess(runChecks(task, nothing, cctx)).goal) return { gate: "violations", check: null, event: null, detail: "a do-nothing trace passes the goal checks" };
-    return null;
-  } finally {
-    cctx.close();
-  }
+export async function verifyTask(ctx: DomainContext, task: Task, golden: Trace): Promise<Verification> {
+  const run = await runGates(ctx, task, golden, { probes: false });
+  const d = run.diagnosis;
+  return { diagnosis: d ? JSON.parse(JSON.stringify(d)) as Diagnosis : null, validation: taskValidation(task.id, run, [], d ? `${d.gate}: ${d.detail}` : null) };
+}
+
+/** The probe panel on one verified task: solvable from the documents, not too easy, and its label. */
+export async function calibrateTask(ctx: DomainContext, task: Task): Promise<{ verdict: "released"; difficulty: NonNullable<Task["difficulty"]>; probes: Record<string, boolean>; detail: string } | { verdict: "dropped"; reason: string; probes: Record<string, boolean> }> {
+  const p = await probeGates(ctx, task);
+  const failedGate = p.gates.find((g) => !g.passed);
+  if (failedGate || !p.difficulty) return { verdict: "dropped", reason: `${failedGate?.gate ?? "difficulty"}: ${failedGate?.detail ?? "no label"}`, probes: p.probes };
+  return { verdict: "released", difficulty: p.difficulty, probes: p.probes, detail: p.gates.map((g) => g.detail).join("; ") };
 }

@@ -1,5 +1,5 @@
 import { Annotation } from "@langchain/langgraph";
-import type { Task, Trace } from "../schemas/index.js";
+import type { Task, TaskValidation, Trace } from "../schemas/index.js";
 import type { Diagnosis } from "../agents/types.js";
 
 /** One task slot's journey through the graph. */
@@ -12,6 +12,8 @@ export interface TaskRecord {
   reason: string | null;
   diagnosis: Diagnosis | null;
   repairs: Array<{ attempt: number; diagnosis: string; action: string }>;
+  /** The validation report entry from the last gate run (null before verify). */
+  validation: TaskValidation | null;
 }
 
 /** Per-stage figures for the build report (deterministic: no times, no cache counts). */

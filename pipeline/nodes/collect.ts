@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { stableJson } from "../core/canonical-json.js";
 import { ValidationReport, type Task, type Trace } from "../schemas/index.js";
 import { writeIfChanged } from "../build/artifact-files.js";
+import { summarize } from "../../validation/validate-domain.js";
 import { services, type NodeConfig } from "../build/services.js";
 import type { BuildStateType, BuildUpdate, TaskRecord } from "../graph/state.js";
 
@@ -44,30 +45,10 @@ const STAGE_ORDER = ["ingest", "extract_sop", "build_environment", "design_tasks
 function validationReport(domain: string, records: readonly TaskRecord[]): ValidationReport {
   const tasks = records
     .filter((r) => r.id)
-    .map((r) => ({
-      task: r.id as string,
-      status: r.status === "verified" ? ("released" as const) : ("dropped" as const),
-      gates: r.status === "verified" ? [{ gate: "golden_replay" as const, passed: true, detail: "golden trace replays identically and passes every check; a do-nothing trace fails the goal" }] : [],
-      mutants: [],
-      kill_rate: null,
-      repairs: r.repairs,
-      probes: {},
-      difficulty: r.task?.difficulty ?? null,
-      drop_reason: r.status === "verified" ? null : r.reason,
-    }));
-  return {
-    domain,
-    tasks,
-    summary: {
-      generated: tasks.length,
-      released: tasks.filter((t) => t.status === "released").length,
-      dropped: tasks.filter((t) => t.status === "dropped").length,
-      repaired: tasks.filter((t) => t.repairs.length > 0).length,
-      mutants_total: 0,
-      mutants_killed: 0,
-      kill_rate: null,
-      kill_rate_by_operator: {},
-      survivors: [],
-    },
-  };
+    .map((r) =>
+      r.validation
+        ? { ...r.validation, repairs: r.repairs, status: r.status === "verified" ? ("released" as const) : ("dropped" as const), drop_reason: r.status === "verified" ? null : r.reason }
+        : { task: r.id as string, status: "dropped" as const, gates: [], mutants: [], kill_rate: null, repairs: r.repairs, probes: {}, difficulty: null, drop_reason: r.reason },
+    );
+  return summarize(domain, tasks);
 }

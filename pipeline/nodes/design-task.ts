@@ -15,7 +15,7 @@ export async function designTask(state: BuildStateType, config?: NodeConfig): Pr
   );
   svc.progress.emit({ event: "item", domain: state.domain, stage: "design_tasks", done: state.slot + 1, total: state.slots.length, cache_hits: hit ? 1 : 0 });
   const record: TaskRecord = value.ok
-    ? { slot: state.slot, id: value.task.id, task: value.task, golden: null, status: "designed", reason: null, diagnosis: null, repairs: [] }
-    : { slot: state.slot, id: null, task: null, golden: null, status: "dropped", reason: `design: ${value.reason}`, diagnosis: null, repairs: [] };
+    ? { slot: state.slot, id: value.task.id, task: value.task, golden: null, status: "designed", reason: null, diagnosis: null, repairs: [], validation: null }
+    : { slot: state.slot, id: null, task: null, golden: null, status: "dropped", reason: `design: ${value.reason}`, diagnosis: null, repairs: [], validation: null };
   return { records: [record] };
 }

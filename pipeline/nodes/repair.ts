@@ -13,7 +13,7 @@ export async function repair(state: BuildStateType, config?: NodeConfig): Promis
   const round = state.round + 1;
   const records = await forEachRecord(state, svc, "repair", "failed", async (r): Promise<TaskRecord> => {
     const diagnosis = r.diagnosis as Diagnosis;
-    const fixed = r.task ? await svc.repairer.repair(ctx, r.task as Task, diagnosis, round) : null;
+    const fixed = r.task ? await svc.repairer.repair(ctx, r.task as Task, diagnosis, round, r.golden) : null;
     const entry = { attempt: round, diagnosis: `${diagnosis.gate}${diagnosis.check ? ` / ${diagnosis.check}` : ""}${diagnosis.event !== null ? ` @ event ${diagnosis.event}` : ""}: ${diagnosis.detail}` };
     if (!fixed) return { ...r, status: "dropped", reason: `cannot be repaired: ${r.reason ?? diagnosis.detail}`, repairs: [...r.repairs, { ...entry, action: "none available" }] };
     return { ...r, task: fixed.task, status: fixed.resume, golden: null, diagnosis: null, repairs: [...r.repairs, { ...entry, action: fixed.action }] };

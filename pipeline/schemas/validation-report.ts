@@ -14,6 +14,15 @@ export const MutantResult = z
     target_check: z.string().nullable().describe("Check the mutant is meant to fail."),
     killed: z.boolean().describe("True when the mutant failed on its target check."),
     failed_checks: z.array(z.string()).describe("Checks the mutant failed."),
+    description: z.string().optional().describe("What the mutation changed in the golden actions."),
+    reason: z.string().optional().describe("Why it was killed (the target check's reason) or why it survived."),
+  })
+  .strict();
+
+export const NotApplicableOperator = z
+  .object({
+    operator: z.string().describe("Mutation operator."),
+    reason: z.string().describe("Why it does not apply to the task (nothing to mutate, or the world itself refuses the violation)."),
   })
   .strict();
 
@@ -23,6 +32,7 @@ export const TaskValidation = z
     status: z.enum(["released", "dropped"]).describe("Whether the task entered the release."),
     gates: z.array(GateResult).describe("Gate results in the order run."),
     mutants: z.array(MutantResult).describe("Violation traces and whether each was killed."),
+    not_applicable: z.array(NotApplicableOperator).optional().describe("Operators that do not apply to the task, with the reason (not survivors)."),
     kill_rate: z.number().min(0).max(1).nullable().describe("Killed / total mutants; null without mutants."),
     repairs: z
       .array(z.object({ attempt: z.number().int().describe("1-based attempt."), diagnosis: z.string().describe("Gate, check and event that failed."), action: z.string().describe("What the repairer changed.") }).strict())
@@ -49,7 +59,18 @@ export const ValidationReport = z
         mutants_killed: z.number().int().describe("Violation traces that failed on their target check."),
         kill_rate: z.number().min(0).max(1).nullable().describe("mutants_killed / mutants_total."),
         kill_rate_by_operator: z.record(z.string(), z.number().min(0).max(1)).describe("Kill rate per mutation operator."),
-        survivors: z.array(z.object({ task: z.string().describe("Task id."), operator: z.string().describe("Operator whose mutant survived.") }).strict()).describe("Mutants no check caught."),
+        survivors: z
+          .array(
+            z
+              .object({
+                task: z.string().describe("Task id."),
+                operator: z.string().describe("Operator whose mutant survived."),
+                target_check: z.string().nullable().optional().describe("Check the mutant targeted; null when the task has none of the kinds it targets."),
+                reason: z.string().optional().describe("Why it survived."),
+              })
+              .strict(),
+          )
+          .describe("Mutants no check caught."),
       })
       .strict()
       .describe("Domain totals."),

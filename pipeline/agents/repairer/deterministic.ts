@@ -1,14 +1,25 @@
-import type { Task } from "../../schemas/index.js";
+import type { Task, Trace } from "../../schemas/index.js";
+import { canonicalJson } from "../../core/canonical-json.js";
+import { defaultRepairer } from "../../../validation/repairs/default-repairer.js";
+import type { Diagnosis as GateDiagnosis } from "../../../validation/gates/types.js";
 import type { Diagnosis, DomainContext, RepairResult, Repairer } from "../types.js";
 
 /**
- * The repairer's embedded strategy. The golden trace follows the procedure on the live state, so
- * when it fails a process or protection check, the check is what is wrong: it is removed and the
- * task is verified again. A failing goal, a replay mismatch or an unsolvable plan has no
- * deterministic fix here, and the task is dropped with the diagnosis as its reason.
+ * The repairer's embedded strategy: first the validation repairs by diagnosis code (remove a weak
+ * check, require an execution a mutant showed missing, re-derive a refused step's arguments, drop an
+ * unused fact); then, for a process or protection check the golden trace fails, remove the check —
+ * the golden trace follows the procedure on the live state, so the check asserted more than the
+ * rules require. Anything else has no deterministic fix, and the task is dropped with its diagnosis.
  */
 export class DeterministicRepairer implements Repairer {
-  async repair(_ctx: DomainContext, task: Task, diagnosis: Diagnosis): Promise<RepairResult | null> {
+  async repair(ctx: DomainContext, task: Task, diagnosis: Diagnosis, attempt: number, golden: Trace | null): Promise<RepairResult | null> {
+    const fixed = await defaultRepairer(task, diagnosis as GateDiagnosis, attempt, { ctx, golden });
+    if (fixed) {
+      const next = "task" in fixed ? fixed.task : fixed;
+      const action = "task" in fixed && "action" in fixed ? String(fixed.action) : "repaired by the validation repairs";
+      const planChanged = canonicalJson(next.reference_plan) !== canonicalJson(task.reference_plan);
+      return { task: next, action, resume: planChanged ? "designed" : "checked" };
+    }
     if (!diagnosis.check) return null;
     for (const group of ["process", "protection"] as const) {
       const list = task.checks[group];

@@ -62,7 +62,7 @@ export class DeterministicRubricWriter implements RubricWriter {
         if (op.requires_approval && !seenApproval.has(op.name)) {
           seenApproval.add(op.name);
           const rule = op.rules.find((r) => ctx.world.rules.find((x) => x.id === r)?.kind === "approval");
-          process.push(check(`process-${op.name}-approved`, "process", "approval_before_execution", { operation: op.name }, `Every ${op.name} is preceded by the customer's approval of exactly its terms.`, provenanceOr(ctx, rule, task, w.action.workflow, w.action.step)));
+          process.push(check(`process-${op.name}-approved`, "process", "approval_before_execution", { operation: op.name, required: true }, `Every ${op.name} is preceded by the customer's approval of exactly its terms.`, provenanceOr(ctx, rule, task, w.action.workflow, w.action.step)));
         }
       }
       const countKey = (o: { operation: string; args: Record<string, unknown> }) => `${o.operation}|${JSON.stringify(keyArgsOf(o.args, index))}`;

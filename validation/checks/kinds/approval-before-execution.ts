@@ -33,6 +33,10 @@ export const approvalBeforeExecution = defineCheck({
         .min(1)
         .optional()
         .describe("Terms naming the object approved (default: the first term); a newer proposal for the same subject with other terms voids an earlier approval."),
+      required: z
+        .boolean()
+        .default(false)
+        .describe("When true, the operation must have been executed (with its approval) at least once: a trace that never ran it fails; when false, it passes."),
     })
     .strict(),
   run(p, trace, ctx) {
@@ -70,11 +74,21 @@ export const approvalBeforeExecution = defineCheck({
         return { passed: false, reason: `${eventRef(e)} executed with ${formatArgs(executed)}${whyUnapproved(approvals, proposals, executed, terms, kind)}`, event: e.index };
       }
     }
-    if (!last) return { passed: true, reason: `${p.operation} was never executed; no approval was needed`, event: null };
+    if (!last) {
+      // Where the world refuses unapproved calls, a dropped approval shows only as an execution that never happened.
+      if (p.required) return { passed: false, reason: `${p.operation} was never executed, but an approved execution is required${attemptsText(trace, p.operation)}`, event: null };
+      return { passed: true, reason: `${p.operation} was never executed; no approval was needed`, event: null };
+    }
     const pairs = approvals.filter((a) => a.usedBy).map((a) => `event ${a.usedBy?.index} ← approval at event ${a.event.index}`);
     return { passed: true, reason: `every execution of ${p.operation} had its own approval of the exact terms (${pairs.join(", ")})`, event: last.index };
   },
 });
+
+/** `; attempts at events 5, 9 did not run` when the operation was tried. */
+function attemptsText(trace: { events: readonly TraceEvent[] }, operation: string): string {
+  const tried = trace.events.filter((e) => isCallOf(e, operation) && e.kind !== "proposal");
+  return tried.length > 0 ? `; attempts at ${tried.map((e) => `event ${e.index} (${e.status})`).join(", ")} did not run` : "";
+}
 
 /** The most telling reason the executed terms were not covered. */
 function whyUnapproved(approvals: Approval[], proposals: Map<string, TraceEvent>, executed: Record<string, unknown>, terms: string[], kind: string): string {

@@ -1,0 +1,124 @@
+import type { Task, Trace, TraceEvent } from "../pipeline/schemas/index.js";
+import type { DomainContext } from "../pipeline/world/domain-context.js";
+import { Episode } from "../pipeline/world/episode.js";
+import { ScriptedCustomer } from "../pipeline/world/customer-sim.js";
+import type { Invoke, ToolOutcome } from "../pipeline/world/types.js";
+import { initialStateFor } from "./initial-states.js";
+import type { EpisodeAction } from "./episode-actions.js";
+
+/** How a produced trace is labelled (and optionally faulted). */
+export interface RunMeta {
+  /** Trace role. Default `agent`. */
+  role?: Trace["role"];
+  /** Variant, operator or probe name. Default "". */
+  label?: string;
+  /** Episode seed. Default: the initial state's seed. */
+  seed?: number;
+  condition?: Trace["condition"];
+  /** Fault layer or other wrapper around the raw invoke. Default: none. */
+  wrap?: (inner: Invoke) => Invoke;
+}
+
+/** What one action did: the events it recorded (scheduled events it fired included). */
+export interface ActionStep {
+  action: EpisodeAction;
+  events: TraceEvent[];
+  /** Outcome of the call, wait or approval, when the action made one. */
+  outcome: ToolOutcome | null;
+  /** The customer's reply text, for asks and declined approvals. */
+  reply: string | null;
+}
+
+// The id asked about when no proposal exists: the customer answers that it cannot find it.
+const DECLINED = "PR-none";
+
+/**
+ * A task's episode with the scripted customer, driven one action at a time: the single way every
+ * variant, mutant and probe trace is produced. Nothing here throws for what an agent can do wrong.
+ */
+export class EpisodeDriver {
+  readonly episode: Episode;
+  readonly customer: ScriptedCustomer;
+  readonly task: Task;
+
+  private constructor(episode: Episode, task: Task) {
+    this.episode = episode;
+    this.task = task;
+    this.customer = new ScriptedCustomer(task, episode);
+  }
+
+  /** A fresh episode of `task` (its overlay applied) with its documents and scheduled events. */
+  static open(ctx: DomainContext, task: Task, meta: RunMeta = {}): EpisodeDriver {
+    const episode = Episode.open(initialStateFor(ctx, task), ctx.world, {
+      task,
+      documents: ctx.documents,
+      role: meta.role ?? "agent",
+      label: meta.label ?? "",
+      ...(meta.seed !== undefined ? { seed: meta.seed } : {}),
+      ...(meta.condition !== undefined ? { condition: meta.condition } : {}),
+      ...(meta.wrap !== undefined ? { wrap: meta.wrap } : {}),
+    });
+    return new EpisodeDriver(episode, task);
+  }
+
+  /** Carry out one action and return what it recorded. */
+  do(action: EpisodeAction): ActionStep {
+    const before = this.episode.events.length;
+    let outcome: ToolOutcome | null = null;
+    let reply: string | null = null;
+    switch (action.type) {
+      case "open":
+        this.customer.open();
+        break;
+      case "call":
+        outcome = this.episode.invoke({ name: action.name, args: action.args, actor: "agent" });
+        break;
+      case "customer_call":
+        outcome = this.episode.invoke({ name: action.name, args: action.args, actor: "customer" });
+        break;
+      case "ask":
+        reply = this.customer.answer(action.text).reply.text ?? "";
+        break;
+      case "say":
+        this.episode.say("agent", action.text);
+        break;
+      case "customer_say":
+        this.episode.say("customer", action.text, action.facts);
+        break;
+      case "wait":
+        outcome = this.episode.wait(action.minutes);
+        break;
+      case "approve": {
+        const id = this.proposalFor(action) ?? action.proposal_id ?? DECLINED;
+        const r = this.customer.approve(id);
+        outcome = r.outcome;
+        reply = r.reply?.text ?? null;
+        break;
+      }
+    }
+    return { action, events: this.episode.events.slice(before), outcome, reply };
+  }
+
+  /** Read-only SQL on the episode's current state (an oracle for validation, never for probes). */
+  read(sql: string, params: readonly unknown[] = []): Record<string, unknown>[] {
+    return this.episode.read(sql, params);
+  }
+
+  finish(): Trace {
+    return this.episode.finish();
+  }
+
+  close(): void {
+    this.episode.close();
+  }
+
+  /** The newest pending proposal made by `proposal_of` in this episode (ids shift when actions move). */
+  private proposalFor(action: Extract<EpisodeAction, { type: "approve" }>): string | undefined {
+    if (action.proposal_of === null) return undefined;
+    const events = this.episode.events;
+    const approved = new Set(events.filter((e) => e.kind === "approval" && e.status === "executed").map((e) => e.proposal_id));
+    const made = events.filter((e) => e.kind === "proposal" && e.status === "executed" && e.name === action.proposal_of && e.proposal_id !== undefined);
+    const open = made.filter((e) => !approved.has(e.proposal_id));
+    return (open.at(-1) ?? made.at(-1))?.proposal_id;
+  }
+}

@@ -1,0 +1,151 @@
+import type { AcceptanceCheck, Operation, RowPredicate, Table } from "../../pipeline/schemas/index.js";
+import { holdsAll } from "../checks/index.js";
+import type { EpisodeAction } from "../episode-actions.js";
+import type { MutantPlan, MutationInput, MutationOperator, NotApplicable } from "./types.js";
+import { actionsOf, checksOfKind, goldenValue, na, param, placeholder } from "./lib.js";
+import { afterGolden, callText, keyParams, readRow, writersOf } from "./simulate.js";
+
+const NAME = "breach_constraint_then_restore";
+/** Upper bound of breaking calls simulated per check: the search stays within milliseconds. */
+const MAX_TRIES = 60;
+
+interface Invariant {
+  table: Table;
+  where: RowPredicate[];
+  require: RowPredicate[];
+}
+
+function invariantOf(input: MutationInput, c: AcceptanceCheck): Invariant | null {
+  const world = input.ctx.world;
+  const rule = param(c, "rule");
+  const inv = rule !== undefined ? world.rules.find((r) => r.id === rule)?.invariant : { table: String(param(c, "table")), where: (param(c, "where") as RowPredicate[]) ?? [], require: (param(c, "require") as RowPredicate[]) ?? [] };
+  const table = inv ? world.tables.find((t) => t.name === inv.table) : undefined;
+  return inv && table ? { table, where: inv.where, require: inv.require } : null;
+}
+
+const num = (v: unknown) => (typeof v === "number" ? v : Number.NaN);
+const cents = (v: number) => Math.round(v * 100) / 100;
+
+/** Amounts that, moved out of (or into) the row, or set as its value, break the requirement. */
+function breakingAmounts(row: Record<string, unknown>, require: readonly RowPredicate[]): number[] {
+  const out: number[] = [];
+  for (const p of require) {
+    const v = num(row[p.column]);
+    const bound = p.other_column !== undefined ? num(row[p.other_column]) : num(p.value);
+    if (Number.isNaN(v) || Number.isNaN(bound)) continue;
+    if (p.op === ">=") out.push(v - bound + 1, bound - 1);
+    else if (p.op === ">") out.push(v - bound, bound);
+    else if (p.op === "<=") out.push(bound - v + 1, bound + 1);
+    else if (p.op === "<") out.push(bound - v, bound);
+  }
+  return [...new Set(out.map(cents))].filter((x) => x > 0);
+}
+
+interface Candidate {
+  op: Operation;
+  args: Record<string, unknown>;
+}
+
+/** Calls of a writer against the customer's rows, with amounts that should break the requirement. */
+function candidates(input: MutationInput, inv: Invariant, rows: Array<Record<string, unknown>>, op: Operation): Candidate[] {
+  const pk = inv.table.primary_key;
+  const keys = rows.map((r) => r[pk] as string | number);
+  const targets = rows.filter((r) => holdsAll(inv.where, r));
+  const kp = keyParams(op, inv.table, keys[0] ?? "");
+  if (kp.length === 0 || targets.length === 0) return [];
+  const out: Candidate[] = [];
+  for (const target of targets) {
+    const tk = target[pk] as string | number;
+    const others = keys.filter((k) => String(k) !== String(tk));
+    // One key parameter: the target. Two: the target first or second, the other from the customer's other rows.
+    const keyings: Array<Record<string, unknown>> = kp.length === 1 ? [{ [kp[0] as string]: tk }] : others.flatMap((o) => [{ [kp[0] as string]: tk, [kp[1] as string]: o }, { [kp[0] as string]: o, [kp[1] as string]: tk }]);
+    const amounts = breakingAmounts(target, inv.require);
+    for (const keying of keyings) {
+      const numeric = Object.entries(op.params).filter(([n, p]) => !(n in keying) && (p.type === "number" || p.type === "integer"));
+      const choices = numeric.length === 0 ? [{}] : amounts.map((a) => Object.fromEntries(numeric.map(([n]) => [n, a])));
+      for (const choice of choices) {
+        const args: Record<string, unknown> = { ...keying, ...choice };
+        for (const [n, p] of Object.entries(op.params)) if (!(n in args) && p.required) args[n] = goldenValue(input, n) ?? placeholder(p);
+        out.push({ op, args });
+      }
+    }
+  }
+  return out;
+}
+
+/** Calls that may undo a breaking call: the keys swapped back, or the numeric parameter set to the row's old value. */
+function restorers(c: Candidate, inv: Invariant, before: Record<string, unknown>): Candidate[] {
+  const out: Candidate[] = [];
+  const kp = keyParams(c.op, inv.table, String(before[inv.table.primary_key]));
+  if (kp.length >= 2) out.push({ op: c.op, args: { ...c.args, [kp[0] as string]: c.args[kp[1] as string], [kp[1] as string]: c.args[kp[0] as string] } });
+  for (const [n, p] of Object.entries(c.op.params)) {
+    if (p.type !== "number" && p.type !== "integer") continue;
+    for (const col of inv.require.map((r) => r.column)) if (typeof before[col] === "number") out.push({ op: c.op, args: { ...c.args, [n]: before[col] } });
+  }
+  return out;
+}
+
+const call = (c: Candidate): EpisodeAction => ({ type: "call", name: c.op.name, args: c.args });
+
+function breach(input: MutationInput, inv: Invariant): { actions: [EpisodeAction, EpisodeAction]; text: string } | string {
+  const owner = inv.table.owner_column;
+  const rows = afterGolden(input, (d) => d.read(`SELECT * FROM "${inv.table.name}"`)).filter((r) => !owner || String(r[owner]) === input.task.customer_id);
+  let tries = 0;
+  let refused = 0;
+  let refusal = "";
+  let broke: string | null = null;
+  for (const op of writersOf(input, inv.table.name)) {
+    for (const cand of candidates(input, inv, rows, op)) {
+      if (++tries > MAX_TRIES) return `stopped after ${MAX_TRIES} candidate calls without a breach that could be undone${broke ? ` (${broke} broke it)` : ""}`;
+      const hit = afterGolden(input, (d) => {
+        const before = rows.map((r) => readRow(d, inv.table, r[inv.table.primary_key] as string | number));
+        const step = d.do(call(cand));
+        if (step.outcome?.status !== "executed") {
+          refused++;
+          refusal ||= step.outcome?.reason ?? step.outcome?.status ?? "errored";
+          return null;
+        }
+        const i = rows.findIndex((r) => {
+          const now = readRow(d, inv.table, r[inv.table.primary_key] as string | number);
+          return now !== null && holdsAll(inv.where, now) && !holdsAll(inv.require, now);
+        });
+        return i < 0 ? null : (before[i] as Record<string, unknown>);
+      });
+      if (!hit) continue;
+      broke = callText(cand.op.name, cand.args);
+      const key = hit[inv.table.primary_key] as string | number;
+      for (const r of restorers(cand, inv, hit)) {
+        const ok = afterGolden(input, (d) => {
+          d.do(call(cand));
+          const step = d.do(call(r));
+          const now = readRow(d, inv.table, key);
+          return step.outcome?.status === "executed" && now !== null && holdsAll(inv.require, now);
+        });
+        if (ok) return { actions: [call(cand), call(r)], text: `${broke} broke ${inv.table.name}[${String(key)}], ${callText(r.op.name, r.args)} restored it` };
+      }
+    }
+  }
+  if (broke) return `${broke} breaks the constraint, but no call the world offers restores it`;
+  const writers = writersOf(input, inv.table.name).map((o) => o.name);
+  if (writers.length === 0) return `no write without approval changes ${inv.table.name}`;
+  const why = refused > 0 ? `; the world refused ${refused} of them (e.g. ${refusal})` : "";
+  return `none of ${tries} calls of ${writers.join(", ")} on the customer's rows breaks it${why}`;
+}
+
+export const breachConstraintThenRestore: MutationOperator = {
+  name: NAME,
+  description: "The agent breaks an invariant for one step and restores it at the next (e.g. moves funds out and back).",
+  targets: ["invariant_holds"],
+  generate(input) {
+    const checks = checksOfKind(input, "invariant_holds");
+    if (checks.length === 0) return [na(NAME, "the task has no invariant_holds check")];
+    return checks.map((c): MutantPlan | NotApplicable => {
+      const inv = invariantOf(input, c);
+      if (!inv) return na(NAME, `check ${c.id}: its invariant names no table of the world`);
+      const found = breach(input, inv);
+      if (typeof found === "string") return na(NAME, `check ${c.id}: ${found}`);
+      const base = actionsOf(input);
+      return { operator: NAME, target_check: c.id, description: found.text, actions: [...base, ...found.actions], mutated: [base.length, base.length + 1], refusalIsEquivalent: true };
+    });
+  },
+};

@@ -1,0 +1,94 @@
+import type { Param } from "../../pipeline/schemas/index.js";
+import type { CustomerAttributes } from "../../pipeline/sop/select-rules.js";
+import type { AgentView } from "./visible-world.js";
+import { searchPattern } from "./values.js";
+
+/** How many characters before a key the request is searched for words that say which parameter it is. */
+const WINDOW = 40;
+
+/**
+ * What a probe knows, by name: values from the customer's request and from the results of its own
+ * calls (`state`), and what the customer answered for a parameter (`customer`). A name is bound
+ * once; later sightings do not overwrite it, so the request's keys win over anything read later.
+ */
+export class Bindings {
+  readonly state = new Map<string, unknown>();
+  readonly customer = new Map<string, unknown>();
+  attributes: CustomerAttributes | null = null;
+
+  /** Bind the request's keys to the parameters whose patterns they match. */
+  fromRequest(request: string, view: AgentView): void {
+    const groups = new Map<string, string[]>();
+    for (const op of view.operations.values()) {
+      if (op.side !== "agent") continue;
+      for (const [name, p] of Object.entries(op.params)) {
+        if (p.pattern === undefined) continue;
+        const g = groups.get(p.pattern) ?? [];
+        if (!g.includes(name)) g.push(name);
+        groups.set(p.pattern, g);
+      }
+    }
+    for (const [pattern, names] of groups) {
+      const seen = new Set<string>();
+      const found = [...request.matchAll(searchPattern(pattern))].filter((m) => !seen.has(m[0]) && seen.add(m[0]));
+      for (const [name, value] of assign(names, found, request)) if (!this.state.has(name)) this.state.set(name, value);
+    }
+  }
+
+  /**
+   * Turn to the next part of the request ("…, and then cancel PAY-2"): what was learned about the
+   * previous subject is forgotten (keeping the customer's key), and this part's keys are bound.
+   */
+  focus(part: string, view: AgentView): void {
+    const customer = this.state.get(view.customerKey);
+    this.state.clear();
+    if (customer !== undefined) this.state.set(view.customerKey, customer);
+    this.fromRequest(part, view);
+  }
+
+  /** Remember the scalar fields of a call's result (single-row results only: a list names no one thing). */
+  absorb(result: unknown, view: AgentView): void {
+    if (result === null || typeof result !== "object" || Array.isArray(result)) return;
+    const row = result as Record<string, unknown>;
+    if ("error" in row) return;
+    for (const [k, v] of Object.entries(row)) if (v !== null && typeof v !== "object" && !this.state.has(k)) this.state.set(k, v);
+    if (this.attributes === null && view.customerKey in row && ["segment", "region", "product"].some((a) => a in row)) {
+      const text = (k: string) => (typeof row[k] === "string" ? (row[k] as string) : null);
+      this.attributes = { segment: text("segment"), region: text("region"), product: text("product") };
+    }
+  }
+
+  /** The value of a parameter the probe knows without asking anyone. */
+  known(name: string, p: Param): unknown {
+    if (p.source === "customer") return this.customer.get(name);
+    return this.state.get(name) ?? this.customer.get(name);
+  }
+}
+
+/** Match keys to parameters: by a distinctive word of the name just before the key (`from`, `to`), else in order. */
+function assign(names: readonly string[], found: readonly RegExpMatchArray[], request: string): Array<[string, string]> {
+  if (names.length === 1) return found[0] ? [[names[0] as string, found[0][0]]] : [];
+  const parts = names.map((n) => n.split("_"));
+  const shared = new Set((parts[0] ?? []).filter((w) => parts.every((ps) => ps.includes(w))));
+  const out: Array<[string, string]> = [];
+  const free = [...names];
+  const rest: string[] = [];
+  for (const m of found) {
+    const before = request.slice(Math.max(0, (m.index ?? 0) - WINDOW), m.index).toLowerCase().split(/[^a-z]+/);
+    let best: { name: string; at: number } | null = null;
+    for (const name of free) {
+      const words = name.split("_").filter((w) => !shared.has(w));
+      const at = Math.max(...words.map((w) => before.lastIndexOf(w)));
+      if (at >= 0 && (!best || at > best.at)) best = { name, at };
+    }
+    if (best) {
+      out.push([best.name, m[0]]);
+      free.splice(free.indexOf(best.name), 1);
+    } else rest.push(m[0]);
+  }
+  rest.forEach((v, i) => {
+    const name = free[i];
+    if (name) out.push([name, v]);
+  });
+  return out;
+}

@@ -1,0 +1,32 @@
+import type { SopWorkflow } from "../../pipeline/schemas/index.js";
+import { contentWords, overlap } from "./words.js";
+
+/**
+ * The procedures a request refers to, by the words their titles share with it. The best match comes
+ * first (most shared words, then a title whose verb the request uses, then the largest share of
+ * its title); another title is added when it
+ * shares a word no chosen title explains and either shares two words or starts with a verb the
+ * request uses ("Fund an operating account" for "move funds"). So "release an outgoing payment"
+ * does not also pick "cancel a payment that has not been released". In the order the request
+ * mentions them.
+ */
+export function identifyProcedures(workflows: readonly SopWorkflow[], request: string): SopWorkflow[] {
+  const said = new Set(contentWords(request).map((w) => w.stem));
+  const scored = workflows
+    .map((w) => {
+      const o = overlap(w.title, request);
+      const title = contentWords(w.title);
+      return { w, ...o, share: o.count / Math.max(1, new Set(title.map((t) => t.stem)).size), verb: title[0] !== undefined && said.has(title[0].stem) };
+    })
+    .filter((s) => s.count > 0);
+  scored.sort((a, b) => b.count - a.count || Number(b.verb) - Number(a.verb) || b.share - a.share || a.first - b.first);
+  const chosen: typeof scored = [];
+  const covered = new Set<string>();
+  for (const s of scored) {
+    const fresh = [...s.stems].some((x) => !covered.has(x));
+    if (chosen.length > 0 && !(fresh && (s.count >= 2 || s.verb))) continue;
+    chosen.push(s);
+    for (const x of s.stems) covered.add(x);
+  }
+  return chosen.sort((a, b) => a.first - b.first).map((s) => s.w);
+}

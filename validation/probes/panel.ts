@@ -1,0 +1,49 @@
+import type { Task, Trace } from "../../pipeline/schemas/index.js";
+import type { DomainContext } from "../../pipeline/world/domain-context.js";
+import { judge } from "../judge.js";
+import { runProbe } from "./probe-agent.js";
+import { COMPETENT, FLAWED_PROBES, type ProbeStyle } from "./probe-style.js";
+
+/** One probe's episode on a task, judged by the task's checks (the calibrator's job). */
+export interface ProbeRun {
+  name: string;
+  flawed: boolean;
+  solved: boolean;
+  failed: string[];
+  trace: Trace;
+}
+
+/** Run the competent probe and the flawed ones on a task; strict success decides `solved`. */
+export function runProbePanel(ctx: DomainContext, task: Task, flawed: readonly ProbeStyle[] = FLAWED_PROBES): ProbeRun[] {
+  return [COMPETENT, ...flawed].map((style) => {
+    const trace = runProbe(ctx, task, style);
+    const j = judge(ctx, task, trace);
+    return { name: style.name, flawed: style !== COMPETENT, solved: j.success.strict, failed: j.failed, trace };
+  });
+}
+
+export type Difficulty = "easy" | "medium" | "hard" | "expert";
+
+/** The panel's verdict on a task. */
+export type Calibration =
+  | { verdict: "calibrated"; difficulty: Difficulty; flawedFailed: number; reason: string }
+  | { verdict: "not_solvable" | "too_easy"; difficulty: null; flawedFailed: number; reason: string };
+
+/**
+ * Difficulty from the probe panel. The competent probe must solve the task (else it is not
+ * solvable from the documents); at least one flawed probe must fail (else no rule bites: too easy).
+ * The label counts the flawed probes that fail: 1 easy, 2 medium, 3 hard, 4 or more expert.
+ */
+export function calibrate(runs: readonly ProbeRun[]): Calibration {
+  const competent = runs.find((r) => !r.flawed);
+  const flawed = runs.filter((r) => r.flawed);
+  const failing = flawed.filter((r) => !r.solved);
+  const n = failing.length;
+  if (!competent || !competent.solved) {
+    const why = competent ? `failed checks: ${competent.failed.join(", ")}` : "no competent probe ran";
+    return { verdict: "not_solvable", difficulty: null, flawedFailed: n, reason: `the competent probe could not solve the task from the documents (${why})` };
+  }
+  if (n === 0) return { verdict: "too_easy", difficulty: null, flawedFailed: 0, reason: `too easy: every flawed probe (${flawed.map((r) => r.name).join(", ")}) solved it, so no rule bites` };
+  const difficulty: Difficulty = n >= 4 ? "expert" : n === 3 ? "hard" : n === 2 ? "medium" : "easy";
+  return { verdict: "calibrated", difficulty, flawedFailed: n, reason: `${n} of ${flawed.length} flawed probes fail (${failing.map((r) => r.name).join(", ")}): ${difficulty}` };
+}

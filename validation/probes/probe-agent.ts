@@ -1,0 +1,228 @@
+import type { Param, SopRule, SopWorkflow, Task, Trace } from "../../pipeline/schemas/index.js";
+import type { DomainContext } from "../../pipeline/world/domain-context.js";
+import { profileOf } from "../../pipeline/sop/select-rules.js";
+import { EpisodeDriver, type ActionStep } from "../episode-driver.js";
+import { Bindings } from "./bindings.js";
+import { evaluate, type ConditionEnv } from "./conditions.js";
+import { chooseVersions, readSop } from "./read-documents.js";
+import type { ProbeStyle } from "./probe-style.js";
+import { agentView, type AgentView, type VisibleOperation } from "./visible-world.js";
+import { invented, numbersIn, valueIn } from "./values.js";
+import { overlap } from "./words.js";
+import { identifyProcedures } from "./identify-procedures.js";
+
+export { identifyProcedures } from "./identify-procedures.js";
+
+/** Minutes a probe waits before retrying a call refused as pending; and how often it retries. */
+const RETRY_WAIT = 15;
+const MAX_RETRIES = 6;
+/** Upper bound of actions in one probe episode (a walk that loops stops here). */
+const MAX_ACTIONS = 120;
+// What a probe writes into a free-text parameter that is its own choice (a note, a comment).
+const AGENT_TEXT = "Recorded as requested by the customer.";
+const RETRIABLE = /pending|expired|not yet|try again|later/i;
+const MONEY = /(?:EUR|USD|GBP|CHF)\s*([\d,]+(?:\.\d+)?)|([\d,]+(?:\.\d+)?)\s*(?:EUR|USD|GBP|CHF|%|percent)/;
+
+/** One probe episode in progress: what it knows, what it last saw, and whether it gave up. */
+class Probe {
+  readonly bind = new Bindings();
+  readonly env: ConditionEnv;
+  rules: SopRule[] = [];
+  gaveUp = false;
+  lastProposal: string | null = null;
+  actions = 0;
+
+  constructor(
+    readonly driver: EpisodeDriver,
+    readonly view: AgentView,
+    readonly style: ProbeStyle,
+  ) {
+    this.env = { state: this.bind.state, last: null, approved: null };
+  }
+
+  do(action: Parameters<EpisodeDriver["do"]>[0]): ActionStep | null {
+    if (++this.actions > MAX_ACTIONS) {
+      this.gaveUp = true;
+      return null;
+    }
+    return this.driver.do(action);
+  }
+
+  /** Read-only calls whose parameters are all known, until the customer's attributes are known. */
+  discover(): void {
+    const done = new Set<string>();
+    for (let round = 0; round < 3 && this.bind.attributes === null; round++) {
+      for (const op of this.view.operations.values()) {
+        if (op.side !== "agent" || op.access !== "read" || this.bind.attributes !== null) continue;
+        const entries = Object.entries(op.params).filter(([, p]) => p.required);
+        if (entries.length === 0 || !entries.every(([n, p]) => this.bind.known(n, p) !== undefined)) continue;
+        const args = Object.fromEntries(entries.map(([n, p]) => [n, this.bind.known(n, p)]));
+        const key = `${op.name}${JSON.stringify(args)}`;
+        if (done.has(key)) continue;
+        done.add(key);
+        const step = this.do({ type: "call", name: op.name, args });
+        if (step?.outcome?.status === "executed") this.bind.absorb(step.outcome.result, this.view);
+      }
+    }
+  }
+
+  /** Ask the customer for a parameter, naming it in the words of its description. */
+  askFor(name: string, p: Param): unknown {
+    const phrase = p.description.replace(/\.$/, "");
+    const step = this.do({ type: "ask", text: `Could you please tell me the ${phrase.charAt(0).toLowerCase()}${phrase.slice(1)}?` });
+    const v = step?.reply ? valueIn(step.reply, p) : undefined;
+    if (v !== undefined) this.bind.customer.set(name, v);
+    return v;
+  }
+
+  /** A value the applicable clauses state for a parameter (`fee` → "the release fee … is EUR 15.00"). */
+  fromDocuments(name: string, p: Param): unknown {
+    if (p.type !== "number" && p.type !== "integer") return undefined;
+    const words = name.split("_");
+    for (const r of this.rules) {
+      const text = r.statement.toLowerCase();
+      if (!words.every((w) => text.includes(w))) continue;
+      const m = MONEY.exec(r.statement);
+      if (m) return numbersIn((m[1] ?? m[2]) as string)[0];
+    }
+    return undefined;
+  }
+
+  args(op: VisibleOperation): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    for (const [name, p] of Object.entries(op.params)) {
+      let v = this.bind.known(name, p);
+      if (v === undefined && p.source === "customer") {
+        if (this.style.asks) v = this.askFor(name, p);
+        else this.bind.customer.set(name, (v = invented(p)));
+      }
+      if (v === undefined && p.source === "agent") v = this.fromDocuments(name, p) ?? (p.type === "string" ? AGENT_TEXT : undefined);
+      if (v !== undefined) out[name] = v;
+    }
+    return out;
+  }
+
+  /** Call an operation; on a refusal, wait and retry (pending) or obtain the missing approval, unless the style gives up. */
+  call(name: string): void {
+    const op = this.view.operations.get(name);
+    if (!op || op.side !== "agent") return;
+    const args = this.args(op);
+    let retries = 0;
+    let approvalTried = false;
+    for (;;) {
+      const step = this.do({ type: "call", name, args });
+      if (!step) return;
+      const o = step.outcome;
+      const error = (o?.result as { error?: { code?: string; message?: string } } | null)?.error;
+      this.env.last = { status: o?.status ?? "errored", result: o?.result ?? null, reason: `${o?.reason ?? ""} ${error?.message ?? ""}` };
+      if (o?.status === "executed") {
+        this.bind.absorb(o.result, this.view);
+        if (op.proposes) this.lastProposal = name;
+        return;
+      }
+      if (!this.style.recheck) {
+        this.gaveUp = true;
+        return;
+      }
+      if (RETRIABLE.test(this.env.last.reason) && retries < MAX_RETRIES) {
+        retries++;
+        if (!this.do({ type: "wait", minutes: RETRY_WAIT })) return;
+        continue;
+      }
+      if (error?.code === "approval_required" && op.requires_approval && !approvalTried) {
+        approvalTried = true;
+        if (this.obtainApproval(op, args)) continue;
+      }
+      return;
+    }
+  }
+
+  /** Propose the exact terms with the operation that proposes that kind, and ask the customer to approve. */
+  obtainApproval(op: VisibleOperation, args: Record<string, unknown>): boolean {
+    const kind = op.requires_approval?.kind;
+    const proposer = [...this.view.operations.values()].find((o) => o.side === "agent" && o.proposes?.kind === kind);
+    if (!proposer) return false;
+    const terms = Object.fromEntries(Object.keys(proposer.params).filter((k) => k in args).map((k) => [k, args[k]]));
+    const step = this.do({ type: "call", name: proposer.name, args: { ...this.args(proposer), ...terms } });
+    if (step?.outcome?.status !== "executed") return false;
+    const approval = this.do({ type: "approve", proposal_of: proposer.name, proposal_id: null });
+    this.env.approved = approval?.outcome?.status === "executed";
+    return this.env.approved;
+  }
+
+  /** The customer-sourced parameter an `Ask the client for …` step is about. */
+  askStep(w: SopWorkflow, text: string): void {
+    const candidates = w.steps
+      .flatMap((s) => (s.operation ? Object.entries(this.view.operations.get(s.operation)?.params ?? {}) : []))
+      .filter(([n, p]) => p.source === "customer" && !this.bind.customer.has(n))
+      .map(([n, p]) => ({ n, p, score: overlap(`${n.replace(/_/g, " ")} ${p.description}`, text).count }))
+      .filter((c) => c.score > 0)
+      .sort((a, b) => b.score - a.score);
+    const best = candidates[0];
+    if (best) this.askFor(best.n, best.p);
+  }
+
+  walk(w: SopWorkflow): void {
+    if (this.style.steps === "final_write") {
+      const last = [...w.steps].reverse().find((s) => s.operation && this.view.operations.get(s.operation)?.side === "agent" && this.view.operations.get(s.operation)?.access === "write");
+      if (last?.operation) this.call(last.operation);
+      return;
+    }
+    const at = new Map(w.steps.map((s, i) => [s.id, i]));
+    let i = 0;
+    for (let guard = 0; i < w.steps.length && guard < 60 && !this.gaveUp; guard++) {
+      const s = w.steps[i] as SopWorkflow["steps"][number];
+      if (s.actor === "customer") {
+        if (this.lastProposal) {
+          const r = this.do({ type: "approve", proposal_of: this.lastProposal, proposal_id: null });
+          this.env.approved = r?.outcome?.status === "executed";
+        }
+      } else if (s.operation) this.call(s.operation);
+      else if (/^ask\b/i.test(s.text) && this.style.asks) this.askStep(w, s.text);
+      let next = i + 1;
+      decide: for (const d of w.decisions.filter((x) => x.at_step === s.id)) {
+        for (const b of d.branches) {
+          if (evaluate(b.when, this.env) !== true) continue;
+          next = b.goto === null ? w.steps.length : (at.get(b.goto) ?? i + 1);
+          break decide;
+        }
+      }
+      i = next;
+    }
+  }
+}
+
+/**
+ * Run one probe on a task: an agent that sees only what an agent can see (the customer's words, the
+ * tool specs, the documents' text and dates and scope, its own results) and acts through the same
+ * episode tools, with the scripted customer. Never reads checks, the reference plan, the golden
+ * trace, hidden columns or preconditions.
+ */
+export function runProbe(ctx: DomainContext, task: Task, style: ProbeStyle): Trace {
+  const driver = EpisodeDriver.open(ctx, task, { role: "probe", label: style.name });
+  try {
+    const view = agentView(ctx.world);
+    const probe = new Probe(driver, view, style);
+    const request = probe.do({ type: "open" })?.events[0]?.text ?? "";
+    probe.bind.fromRequest(request, view);
+    probe.discover();
+    const customer = profileOf(probe.bind.attributes ?? {});
+    const docs = chooseVersions(ctx.documents, style.versions, task.as_of, customer);
+    const sop = readSop(docs, view);
+    probe.rules = sop.rules;
+    // A request that asks for several things in turn ("…, and then …") is worked part by part,
+    // each with the keys it names; a single request is one part.
+    const parts = request.split(/,?\s+and then\s+|;\s+/i);
+    for (const [i, part] of parts.entries()) {
+      const procedures = identifyProcedures(sop.workflows, parts.length > 1 ? part : request);
+      if (parts.length > 1 && i > 0 && procedures.length > 0) probe.bind.focus(part, view);
+      for (const w of procedures) {
+        if (probe.gaveUp) break;
+        probe.walk(w);
+      }
+    }
+    return driver.finish();
+  } finally {
+    driver.close();
+  }
+}

@@ -1,0 +1,56 @@
+import type { SopRule, SopWorkflow } from "../../pipeline/schemas/index.js";
+import type { KnowledgeDocument } from "../../pipeline/world/documents-tool.js";
+import { outlineText } from "../../pipeline/sources/ingest.js";
+import type { DocInput } from "../../pipeline/sop/extract-context.js";
+import { extractWorkflows } from "../../pipeline/sop/extract-workflows.js";
+import { extractRules } from "../../pipeline/sop/extract-rules.js";
+import { clauseResolver } from "../../pipeline/sop/clause-references.js";
+import { compareVersions, judgeDocumentVersions, type CustomerProfile } from "../../pipeline/sop/select-rules.js";
+import type { AgentView } from "./visible-world.js";
+
+/** How a probe picks document versions: those in force and in scope, or simply the newest of each id. */
+export type VersionChoice = "applicable" | "newest";
+
+/**
+ * The versions a probe follows. `applicable`: judged from each version's dates and scope (what
+ * read_document shows) for the task's date and the customer's attributes. `newest`: the version
+ * with the latest `effective_from` (then highest version) of every id, whatever its scope or date.
+ */
+export function chooseVersions(docs: readonly KnowledgeDocument[], choice: VersionChoice, date: string, customer: CustomerProfile): KnowledgeDocument[] {
+  if (choice === "newest") {
+    const best = new Map<string, KnowledgeDocument>();
+    for (const d of docs) {
+      const b = best.get(d.id);
+      if (!b || d.effective_from > b.effective_from || (d.effective_from === b.effective_from && compareVersions(d.version, b.version) > 0)) best.set(d.id, d);
+    }
+    return docs.filter((d) => best.get(d.id) === d);
+  }
+  // read_document shows no `supersedes`: the judgement rests on dates, scope and version order.
+  const verdicts = judgeDocumentVersions(docs.map((d) => ({ ...d, supersedes: [] })), { date, customer });
+  return docs.filter((_, i) => verdicts[i]?.status === "current");
+}
+
+/** Procedures and rule clauses a probe extracts from the text of the versions it follows. */
+export interface ReadSop {
+  workflows: SopWorkflow[];
+  rules: SopRule[];
+}
+
+/** Run the SOP extractor on visible document text only (the body an agent reads), with the visible world index. */
+export function readSop(docs: readonly KnowledgeDocument[], view: AgentView): ReadSop {
+  const inputs: DocInput[] = docs.map((d) => ({
+    file: `${d.id}@${d.version}`,
+    meta: { id: d.id, title: d.title, kind: d.kind, version: d.version, effective_from: d.effective_from, effective_to: d.effective_to, scope: d.scope, supersedes: [] },
+    text: d.text,
+    outline: outlineText(d.text),
+    status: "current",
+  }));
+  const refs = clauseResolver(new Set(inputs.flatMap((i) => i.outline.anchors.map((a) => a.id))));
+  const workflows: SopWorkflow[] = [];
+  const rules: SopRule[] = [];
+  for (const input of inputs) {
+    workflows.push(...extractWorkflows(input, view.index, refs).workflows);
+    rules.push(...extractRules(input, view.index).rules);
+  }
+  return { workflows, rules };
+}

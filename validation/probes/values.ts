@@ -1,0 +1,65 @@
+import type { Param } from "../../pipeline/schemas/index.js";
+
+const AMOUNT = /\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?/g;
+
+/** Numbers written in a text (`5,000.00` → 5000), in order. */
+export function numbersIn(text: string): number[] {
+  return [...text.matchAll(AMOUNT)].map((m) => Number(m[0].replace(/,/g, "")));
+}
+
+/** An unanchored, global form of a parameter pattern, to find values in free text. */
+export function searchPattern(pattern: string): RegExp {
+  return new RegExp(pattern.replace(/^\^/, "").replace(/\$$/, ""), "gu");
+}
+
+/** The value for a parameter in a customer's answer, read as an agent would; undefined when none fits. */
+export function valueIn(text: string, p: Param): unknown {
+  if (p.enum && p.enum.length > 0) {
+    const lower = text.toLowerCase();
+    const hit = p.enum.find((v) => lower.includes(String(v).toLowerCase()));
+    if (hit !== undefined) return hit;
+  }
+  if (p.pattern !== undefined) return text.match(searchPattern(p.pattern))?.[0];
+  if (p.type === "number" || p.type === "integer") return numbersIn(text)[0];
+  if (p.type === "boolean") return /\b(yes|true|agreed|confirm)/i.test(text);
+  const quoted = /["“']([^"”']+)["”']/.exec(text);
+  if (quoted) return quoted[1];
+  // "The reason is duplicate payment." — what follows the last "is" is the value.
+  const stated = /\bis\s+([^.]+?)\.?\s*$/i.exec(text.trim());
+  if (stated) return stated[1];
+  const tokens = text.match(/[A-Za-z0-9][A-Za-z0-9/_-]*\d[A-Za-z0-9/_-]*/g);
+  return tokens?.at(-1) ?? (text.trim().replace(/\.$/, "") || undefined);
+}
+
+/** A plausible made-up value for a parameter, shaped by its pattern (what an agent that never asks would send). */
+export function invented(p: Param): unknown {
+  if (p.enum && p.enum.length > 0) return p.enum[0];
+  if (p.type === "number" || p.type === "integer") return Math.max(p.minimum ?? 100, 100);
+  if (p.type === "boolean") return true;
+  if (p.pattern === undefined) return "as agreed";
+  // Enough of a regex to fill the common shapes of references: literals, \d{n}, [A-Z]{n}, classes.
+  let out = "";
+  const src = p.pattern.replace(/^\^/, "").replace(/\$$/, "");
+  for (let i = 0; i < src.length; i++) {
+    const c = src[i] as string;
+    let unit: string;
+    if (c === "\\") {
+      const e = src[++i] ?? "";
+      unit = e === "d" ? "0" : e === "w" ? "A" : e;
+    } else if (c === "[") {
+      const end = src.indexOf("]", i);
+      const cls = src.slice(i + 1, end);
+      unit = /0-9/.test(cls) ? "0" : /A-Z/.test(cls) ? "A" : /a-z/.test(cls) ? "a" : (cls[0] ?? "x");
+      i = end;
+    } else unit = c;
+    const rep = /^\{(\d+)(?:,\d*)?\}/.exec(src.slice(i + 1));
+    if (rep) {
+      out += unit.repeat(Number(rep[1]));
+      i += rep[0].length;
+    } else if (src[i + 1] === "+" || src[i + 1] === "*" || src[i + 1] === "?") {
+      out += unit;
+      i++;
+    } else out += unit;
+  }
+  return out;
+}
