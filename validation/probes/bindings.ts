@@ -48,7 +48,15 @@ export class Bindings {
 
   /** Remember the scalar fields of a call's result (single-row results only: a list names no one thing). */
   absorb(result: unknown, view: AgentView): void {
-    if (result === null || typeof result !== "object" || Array.isArray(result)) return;
+    if (Array.isArray(result)) {
+      // A list names no one thing, unless exactly one row is the one already in hand (its key
+      // matches a value the probe holds, e.g. the storage item named in the request).
+      const rows = result.filter((r): r is Record<string, unknown> => r !== null && typeof r === "object" && !Array.isArray(r));
+      const mine = rows.filter((r) => Object.entries(r).some(([k, v]) => k !== view.customerKey && v !== null && typeof v !== "object" && this.state.get(k) === v));
+      if (mine.length === 1) this.absorb(mine[0], view);
+      return;
+    }
+    if (result === null || typeof result !== "object") return;
     const row = result as Record<string, unknown>;
     if ("error" in row) return;
     for (const [k, v] of Object.entries(row)) if (v !== null && typeof v !== "object" && !this.state.has(k)) this.state.set(k, v);

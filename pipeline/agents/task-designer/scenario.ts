@@ -21,7 +21,9 @@ function displayName(row: Row): string {
 export function buildScenario(ctx: DomainContext, customer: Row, units: readonly PlanUnit[], facts: readonly NeededFact[], approvals: DerivedPlan["approvals"]): Scenario {
   const who = displayName(customer);
   const asks = units.map((u) => `${lowerFirst(u.workflow.title)} for ${String(u.key)}`);
-  const opening = `Hello, this is ${who}. I need your help today: please ${asks.join(", and then ")}.`;
+  // Customers quote their customer number, as they would on a call or in a ticket.
+  const number = Object.values(customer)[0];
+  const opening = `Hello, this is ${who} (customer number ${String(number)}). I need your help today: please ${asks.join(", and then ")}.`;
   const approveOps = ctx.world.operations.filter((o) => o.side === "customer" && o.approves && approvals.some((a) => a.kind === o.approves)).map((o) => o.name);
   return {
     persona: `${ctx.card.customer} at ${who}; precise, answers questions about details only when asked, and approves only terms it has agreed to.`,
