@@ -30,14 +30,18 @@ export class DeterministicRubricWriter implements RubricWriter {
       const objective = customerProvenance(task.id, "objective");
       const calls = run.outcomes.filter((o) => o.action.type === "call" && o.outcome?.status === "executed");
       const changes: RowChange[] = run.trace.events.flatMap((e) => e.changes);
-      const subjects = subjectKeys(task, ctx, index);
+      // Keys of rows the plan inserts are numbered by the episode (e.g. from the call index), so an
+      // agent that works in another order gets other numbers: checks never pin them.
+      const inserted = new Set(changes.filter((c) => c.before === null).map((c) => String(c.key)));
+      const stableArgs = (args: Record<string, unknown>) => Object.fromEntries(Object.entries(args).filter(([, v]) => !inserted.has(String(v))));
+      const subjects = subjectKeys(task, ctx, index).filter((s) => !inserted.has(String(s.key)));
 
       // Goal: the last write of each workflow ran, and each subject row ends as the plan leaves it.
       for (const wfId of task.workflows) {
         const last = [...calls].reverse().find((o) => o.action.workflow === wfId && index.ops.get((o.action as { operation: string }).operation)?.access === "write");
         if (!last || last.action.type !== "call") continue;
         const op = index.ops.get(last.action.operation);
-        const keyArgs = Object.fromEntries(Object.entries(last.action.args).filter(([k]) => index.tableByKey.has(k) && op?.params[k]?.source !== "customer"));
+        const keyArgs = stableArgs(Object.fromEntries(Object.entries(last.action.args).filter(([k]) => index.tableByKey.has(k) && op?.params[k]?.source !== "customer")));
         goal.push(check(`goal-${wfId}-executed`, "goal", "action_executed", { operation: last.action.operation, args: keyArgs }, `${last.action.operation} is executed for ${Object.values(keyArgs).join(", ") || "the request"}.`, objective));
       }
       for (const { table, key } of subjects) {
@@ -48,9 +52,13 @@ export class DeterministicRubricWriter implements RubricWriter {
         const require = Object.keys(after)
           .filter((c) => !TIMING_COLUMN.test(c) && (before === null || JSON.stringify(before[c]) !== JSON.stringify(after[c])))
           .sort()
-          .map((c) => (after[c] === null ? { column: c, op: "is_null" as const } : { column: c, op: "=" as const, value: after[c] as string | number }));
+          .map((c) =>
+            after[c] === null ? { column: c, op: "is_null" as const }
+            : inserted.has(String(after[c])) ? { column: c, op: "not_null" as const }
+            : { column: c, op: "=" as const, value: after[c] as string | number },
+          );
         if (require.length === 0) continue;
-        goal.push(check(`goal-${table}-${key}-final`, "goal", "final_row_state", { table, key, require }, `${table} ${key} ends with ${require.map((r) => `${r.column} ${r.op} ${"value" in r ? String(r.value) : ""}`.trim()).join(", ")}.`, objective));
+        goal.push(check(`goal-${table}-${key}-final`, "goal", "final_row_state", { table, key, require }, `${table} ${key} ends with ${require.map((r) => `${r.column} ${r.op.replace("_", " ")} ${"value" in r ? String(r.value) : ""}`.trim()).join(", ")}.`, objective));
       }
 
       // Process.
@@ -71,7 +79,7 @@ export class DeterministicRubricWriter implements RubricWriter {
         if (w.action.type !== "call") continue;
         const k = countKey(w.action);
         const prev = counted.get(k);
-        counted.set(k, { operation: w.action.operation, args: keyArgsOf(w.action.args, index), n: (prev?.n ?? 0) + 1, workflow: w.action.workflow, step: w.action.step });
+        counted.set(k, { operation: w.action.operation, args: stableArgs(keyArgsOf(w.action.args, index)), n: (prev?.n ?? 0) + 1, workflow: w.action.workflow, step: w.action.step });
       }
       for (const c of [...counted.values()].sort((a, b) => countKey(a).localeCompare(countKey(b)))) {
         if (index.ops.get(c.operation)?.proposes) continue; // a re-proposal after a refusal is legitimate
@@ -80,7 +88,7 @@ export class DeterministicRubricWriter implements RubricWriter {
       for (let i = 1; i < writes.length; i++) {
         const a = writes[i - 1]!.action, b = writes[i]!.action;
         if (a.type !== "call" || b.type !== "call" || a.workflow !== b.workflow || a.operation === b.operation) continue;
-        process.push(check(`process-${a.operation}-before-${b.operation}`, "process", "executed_in_order", { before: a.operation, after: b.operation, before_args: keyArgsOf(a.args, index), after_args: keyArgsOf(b.args, index) }, `${a.operation} comes before ${b.operation}, as the procedure orders them.`, provenanceOr(ctx, undefined, task, b.workflow, b.step)));
+        process.push(check(`process-${a.operation}-before-${b.operation}`, "process", "executed_in_order", { before: a.operation, after: b.operation, before_args: stableArgs(keyArgsOf(a.args, index)), after_args: stableArgs(keyArgsOf(b.args, index)) }, `${a.operation} comes before ${b.operation}, as the procedure orders them.`, provenanceOr(ctx, undefined, task, b.workflow, b.step)));
       }
       for (const f of task.scenario.private_facts) {
         process.push(check(`process-fact-${f.id}`, "process", "fact_elicited_before_use", { fact: f.id }, `The ${f.id.replace(/_/g, " ")} is obtained from the customer before it is used.`, customerProvenance(task.id, f.id)));
@@ -99,7 +107,7 @@ export class DeterministicRubricWriter implements RubricWriter {
           const by = Number(m[2]) - (m[1] === "<" ? 1 : 0);
           const id = `process-${op.name}-deadline-${by}`;
           if (process.some((p) => p.id === id)) continue;
-          process.push(check(id, "process", "deadline_met", { operation: op.name, by_minute: by, args: keyArgsOf(w.action.args, index) }, `${op.name} runs no later than minute ${by}.`, provenanceOr(ctx, pre.rule, task, w.action.workflow, w.action.step)));
+          process.push(check(id, "process", "deadline_met", { operation: op.name, by_minute: by, args: stableArgs(keyArgsOf(w.action.args, index)) }, `${op.name} runs no later than minute ${by}.`, provenanceOr(ctx, pre.rule, task, w.action.workflow, w.action.step)));
         }
       }
 
@@ -121,7 +129,7 @@ export class DeterministicRubricWriter implements RubricWriter {
       if (prohibited.length > 0) protection.push(check("protect-no-other-actions", "protection", "prohibited_operations_absent", { operations: prohibited }, `None of ${prohibited.join(", ")} is carried out: the customer did not ask for it.`, customerProvenance(task.id, "objective")));
 
       if (goal.length === 0) throw new Error(`task ${task.id}: the reference plan reaches no goal the rubric writer can check`);
-      return { ...task, checks: { goal, process, protection } };
+      return { ...task, checks: uniqueIds({ goal, process, protection }) };
     } finally {
       rows.close();
       run.close();
@@ -157,4 +165,15 @@ function subjectKeys(task: Task, ctx: DomainContext, index: WorldIndex): Array<{
     if (key !== undefined && !out.some((o) => o.table === table.name && o.key === key)) out.push({ table: table.name, key });
   }
   return out;
+}
+
+/** Check ids are unique within a task: a repeated id gets `-2`, `-3`, … in order. */
+function uniqueIds(checks: Task["checks"]): Task["checks"] {
+  const seen = new Map<string, number>();
+  const fix = (c: AcceptanceCheck): AcceptanceCheck => {
+    const n = (seen.get(c.id) ?? 0) + 1;
+    seen.set(c.id, n);
+    return n === 1 ? c : { ...c, id: `${c.id}-${n}` };
+  };
+  return { goal: checks.goal.map(fix), process: checks.process.map(fix), protection: checks.protection.map(fix) };
 }
