@@ -5,8 +5,12 @@ import { canonicalJson } from "../core/canonical-json.js";
 import { calibrateTask } from "../build/verify-task.js";
 import { domainContext } from "./domain-context.js";
 
+/** Violation traces a released task must have, each failing on the check it targets. */
+export const MIN_KILLED_MUTANTS = 5;
+
 /**
- * calibrate difficulty: the probe panel runs on every verified task. A task the competent probe
+ * calibrate difficulty: a task with fewer than MIN_KILLED_MUTANTS killed violation traces is
+ * dropped (its checks are not shown to bite); the probe panel runs on every verified task. A task the competent probe
  * cannot solve from the documents, or that every flawed probe solves, is dropped with the reason;
  * the others get their label from which flawed probes fail. Tasks that repeat an earlier task's
  * workflows and plan are dropped as duplicates; tasks still failing after the repair rounds are
@@ -28,6 +32,11 @@ export async function calibrate(state: BuildStateType, config?: NodeConfig): Pro
       continue;
     }
     const task = r.task as Task;
+    const killed = (r.validation?.mutants ?? []).filter((m) => m.killed).length;
+    if (killed < MIN_KILLED_MUTANTS) {
+      records.push(drop(`violations: only ${killed} violation trace(s) apply and fail on their target check; a released task needs at least ${MIN_KILLED_MUTANTS}`));
+      continue;
+    }
     const signature = canonicalJson({ workflows: [...task.workflows].sort(), plan: task.reference_plan.map((p) => [p.operation, p.args]) });
     const first = seen.get(signature);
     if (first) {
