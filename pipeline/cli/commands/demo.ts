@@ -7,12 +7,15 @@ import { resolveConfig } from "../../core/config.js";
 import { checkDomain, listDomainDirs } from "../../sources/check-sources.js";
 import { runBuild } from "../../build/run-build.js";
 import { Progress } from "../../build/progress.js";
+import { checkSampleRelease, SAMPLE_RELEASE } from "../../build/sample-release.js";
+import { ValidationReport } from "../../schemas/index.js";
+import { readFileSync } from "node:fs";
 
 /** `synth demo`: the offline showcase run by `npm run demo`. */
 export function registerDemo(program: Command): void {
   program
     .command("demo")
-    .description("Offline demonstration: check every sample domain, build it with the deterministic agents, and write a summary report.")
+    .description("Offline demonstration: check every sample domain, build it with the deterministic agents, export and audit the sample release against the committed one, and write a summary report.")
     .option("--sources <dir>", "folder holding the domains", "sources")
     .option("--generated <dir>", "output folder", "generated")
     .addHelpText("after", "\nNeeds no network and no model. Prints a per-domain summary and writes it to\n<generated>/demo-summary.md (and .json).")
@@ -34,44 +37,72 @@ export function registerDemo(program: Command): void {
         process.exitCode = 1;
         return;
       }
-      const outcome = await runBuild({ config: resolveConfig({}), paths: { sources: opts.sources, generated: opts.generated }, progress: Progress.auto(false) });
+      const progress = Progress.auto(false);
+      const outcome = await runBuild({ config: resolveConfig({}), paths: { sources: opts.sources, generated: opts.generated }, progress });
       const rows = outcome.domains.map((d) => {
         const stage = (name: string) => d.stages.find((s) => s.stage === name);
+        const report = ValidationReport.parse(JSON.parse(readFileSync(join(opts.generated, d.domain, "validation.json"), "utf8")));
+        const released = report.tasks.filter((t) => t.status === "released");
         const byDifficulty: Record<string, number> = {};
-        for (const r of d.records.filter((x) => x.status === "verified")) byDifficulty[r.task?.difficulty ?? "unlabelled"] = (byDifficulty[r.task?.difficulty ?? "unlabelled"] ?? 0) + 1;
+        const solveRates: Record<string, string> = {};
+        for (const label of ["easy", "medium", "hard", "expert"]) {
+          const ts = released.filter((t) => t.difficulty === label);
+          if (ts.length === 0) continue;
+          byDifficulty[label] = ts.length;
+          const flawed = ts.flatMap((t) => Object.entries(t.probes).filter(([name]) => name !== "competent").map(([, solved]) => solved));
+          solveRates[label] = `${Math.round((100 * flawed.filter(Boolean).length) / Math.max(1, flawed.length))}%`;
+        }
         const reasons = new Map<string, number>();
-        for (const r of d.records.filter((x) => x.status === "dropped")) {
-          const why = (r.reason ?? "").replace(/ of [a-z0-9-]+-\d{3}$/, "").split(":")[0] as string;
+        for (const t of report.tasks.filter((x) => x.status === "dropped")) {
+          const why = (t.drop_reason ?? "").split(":")[0] as string;
           reasons.set(why, (reasons.get(why) ?? 0) + 1);
         }
+        const designFailures = d.records.filter((r) => r.status === "dropped" && !r.id).length;
+        if (designFailures) reasons.set("design", designFailures);
         return {
           domain: d.domain,
           documents: stage("ingest")?.items_out ?? 0,
           workflows: stage("extract_sop")?.items_out ?? 0,
           generated: d.records.length,
-          repaired: d.records.filter((r) => r.repairs.length > 0).length,
-          dropped: d.dropped,
+          repaired: report.summary.repaired,
+          dropped: report.summary.dropped + designFailures,
           dropped_reasons: Object.fromEntries([...reasons].sort()),
-          released: d.released,
+          released: report.summary.released,
+          kill_rate: report.summary.kill_rate,
+          mutants: { total: report.summary.mutants_total, killed: report.summary.mutants_killed },
           difficulty: byDifficulty,
+          flawed_probe_solve_rate: solveRates,
         };
       });
-      const table = new Table({ head: ["domain", "documents", "workflows", "task slots", "repaired", "dropped (reasons)", "released", "difficulty"] });
-      for (const r of rows) table.push([r.domain, r.documents, r.workflows, r.generated, r.repaired, `${r.dropped} ${Object.entries(r.dropped_reasons).map(([k, v]) => `${k}×${v}`).join(", ")}`, r.released, Object.entries(r.difficulty).map(([k, v]) => `${k} ${v}`).join(", ")]);
+      progress.emit({ event: "run", run: outcome.run, detail: "exporting and auditing the sample release" });
+      const sample = await checkSampleRelease({ domains: outcome.domains.map((d) => d.domain), generatedDir: opts.generated, sourcesDir: opts.sources });
+      const table = new Table({ head: ["domain", "docs", "workflows", "task slots", "repaired", "dropped (reasons)", "released", "kill rate", "difficulty", "flawed probes solve"] });
+      for (const r of rows) {
+        table.push([r.domain, r.documents, r.workflows, r.generated, r.repaired, `${r.dropped} ${Object.entries(r.dropped_reasons).map(([k, v]) => `${k}×${v}`).join(", ")}`, r.released, r.kill_rate === null ? "-" : `${(100 * r.kill_rate).toFixed(1)}% of ${r.mutants.total}`, Object.entries(r.difficulty).map(([k, v]) => `${k} ${v}`).join(", "), Object.entries(r.flawed_probe_solve_rate).map(([k, v]) => `${k} ${v}`).join(", ")]);
+      }
+      const audit = sample.fresh.audit;
+      const releaseLine = sample.version === null
+        ? `No sample release is committed yet; the exported one audits ${audit?.ok ? "clean" : "with problems"} (root ${sample.fresh.manifest.root_hash.slice(0, 16)}).`
+        : sample.identical
+          ? `Sample release ${SAMPLE_RELEASE.name}@${sample.version}: rebuilt byte-identical to the committed one (root ${sample.fresh.manifest.root_hash.slice(0, 16)}); audit ${audit?.ok ? "clean" : "FAILED"}: ${audit?.golden_passed}/${audit?.tasks} golden traces replay, ${audit?.mutants.killed}/${audit?.mutants.total} violation traces still fail.`
+          : `Sample release ${SAMPLE_RELEASE.name}@${sample.version}: the rebuilt release DIFFERS from the committed one in ${sample.differing.length} file(s) (${sample.differing.slice(0, 5).join(", ")}${sample.differing.length > 5 ? ", …" : ""}). A change that alters the release must bump its version: synth release ${SAMPLE_RELEASE.name} --version <next>.`;
       mkdirSync(opts.generated, { recursive: true });
       const md = [
         "# Demo summary",
         "",
         `Run \`${outcome.run}\`, deterministic strategies, no model.`,
         "",
-        "| domain | documents | workflows | task slots | repaired | dropped | released | difficulty |",
-        "|---|---|---|---|---|---|---|---|",
-        ...rows.map((r) => `| ${r.domain} | ${r.documents} | ${r.workflows} | ${r.generated} | ${r.repaired} | ${r.dropped} (${Object.entries(r.dropped_reasons).map(([k, v]) => `${k}: ${v}`).join("; ") || "none"}) | ${r.released} | ${Object.entries(r.difficulty).map(([k, v]) => `${k} ${v}`).join(", ")} |`),
+        "| domain | documents | workflows | task slots | repaired | dropped | released | kill rate | difficulty | flawed probes solve |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+        ...rows.map((r) => `| ${r.domain} | ${r.documents} | ${r.workflows} | ${r.generated} | ${r.repaired} | ${r.dropped} (${Object.entries(r.dropped_reasons).map(([k, v]) => `${k}: ${v}`).join("; ") || "none"}) | ${r.released} | ${r.kill_rate === null ? "-" : `${(100 * r.kill_rate).toFixed(1)}% (${r.mutants.killed}/${r.mutants.total})`} | ${Object.entries(r.difficulty).map(([k, v]) => `${k} ${v}`).join(", ")} | ${Object.entries(r.flawed_probe_solve_rate).map(([k, v]) => `${k} ${v}`).join(", ")} |`),
+        "",
+        releaseLine,
         "",
       ].join("\n");
       const mdFile = join(opts.generated, "demo-summary.md");
       writeFileSync(mdFile, md);
-      writeFileSync(join(opts.generated, "demo-summary.json"), `${JSON.stringify({ run: outcome.run, domains: rows }, null, 2)}\n`);
-      process.stdout.write(`${table.toString()}\nSummary written to ${mdFile}\n`);
+      writeFileSync(join(opts.generated, "demo-summary.json"), `${JSON.stringify({ run: outcome.run, domains: rows, sample_release: { version: sample.version, identical: sample.identical, differing: sample.differing, root_hash: sample.fresh.manifest.root_hash, audit: audit ? { ok: audit.ok, tasks: audit.tasks, golden_passed: audit.golden_passed, mutants: audit.mutants } : null } }, null, 2)}\n`);
+      process.stdout.write(`${table.toString()}\n${releaseLine}\nSummary written to ${mdFile}\n`);
+      if (sample.identical === false || (audit && !audit.ok)) process.exitCode = 1;
     });
 }
