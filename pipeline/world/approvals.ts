@@ -1,6 +1,5 @@
 import type Database from "better-sqlite3";
-import { sha256 } from "../core/canonical-json.js";
-import { canonicalJsonFast } from "./canonical-order.js";
+import { canonicalJsonFast, sha256Hex } from "./canonical-order.js";
 import { PROPOSALS_TABLE } from "./schema-sql.js";
 
 /**
@@ -33,11 +32,15 @@ export function termsOf(terms: readonly string[], args: Record<string, unknown>)
 /** Canonical JSON of the terms and its sha256: equal values give equal hashes, whatever the key order. */
 export function encodeTerms(terms: Record<string, unknown>): { json: string; hash: string } {
   const json = canonicalJsonFast(terms);
-  return { json, hash: sha256(json) };
+  return { json, hash: sha256Hex(json) };
 }
 
+/**
+ * The `_proposals` statements of one connection. Writes happen inside the call's savepoint; an
+ * approval that finds no pending proposal reports it (false) so the call can be rejected and rolled
+ * back, which keeps the common path to one statement.
+ */
 export class ProposalStore {
-  readonly #count: Database.Statement;
   readonly #insert: Database.Statement;
   readonly #get: Database.Statement;
   readonly #approve: Database.Statement;
@@ -46,37 +49,40 @@ export class ProposalStore {
 
   constructor(db: Database.Database) {
     const t = PROPOSALS_TABLE;
-    this.#count = db.prepare(`SELECT count(*) FROM ${t}`).pluck();
-    this.#insert = db.prepare(
-      `INSERT INTO ${t} (proposal_id, kind, operation, terms_json, terms_hash, status, created_at, actor) VALUES (?, ?, ?, ?, ?, 'pending', ?, ?)`,
-    );
+    // The id counts the episode's proposals (`PR-0001`, ...), so it is deterministic and rolls back with a failed call.
+    this.#insert = db
+      .prepare(
+        `INSERT INTO ${t} (proposal_id, kind, operation, terms_json, terms_hash, status, created_at, actor) ` +
+          `VALUES ('PR-' || printf('%04d', (SELECT count(*) FROM ${t}) + 1), ?, ?, ?, ?, 'pending', ?, ?) RETURNING proposal_id`,
+      )
+      .pluck();
     this.#get = db.prepare(`SELECT * FROM ${t} WHERE proposal_id = ?`);
-    this.#approve = db.prepare(`UPDATE ${t} SET status = 'approved', approved_at = ?, approved_by = ? WHERE proposal_id = ?`);
+    this.#approve = db.prepare(`UPDATE ${t} SET status = 'approved', approved_at = ?, approved_by = ? WHERE proposal_id = ? AND kind = ? AND status = 'pending'`);
     this.#findApproved = db.prepare(`SELECT proposal_id FROM ${t} WHERE kind = ? AND terms_hash = ? AND status = 'approved' ORDER BY created_at, proposal_id LIMIT 1`).pluck();
     this.#consume = db.prepare(`UPDATE ${t} SET status = 'consumed', consumed_at = ? WHERE proposal_id = ?`);
   }
 
-  /** Record a pending proposal; its id (`PR-0001`, ...) counts the episode's proposals, so it is deterministic. */
+  /** Record a pending proposal of exactly these terms; returns its id. */
   propose(kind: string, operation: string, terms: Record<string, unknown>, now: number, actor: string): string {
-    const id = `PR-${String((this.#count.get() as number) + 1).padStart(4, "0")}`;
     const { json, hash } = encodeTerms(terms);
-    this.#insert.run(id, kind, operation, json, hash, now, actor);
-    return id;
+    return this.#insert.get(kind, operation, json, hash, now, actor) as string;
   }
 
   get(id: string): ProposalRow | undefined {
     return this.#get.get(id) as ProposalRow | undefined;
   }
 
-  approve(id: string, now: number, actor: string): void {
-    this.#approve.run(now, actor, id);
+  /** Approve a pending proposal of `kind`; false when there is none with that id, kind and status. */
+  approve(id: string, kind: string, now: number, actor: string): boolean {
+    return this.#approve.run(now, actor, id, kind).changes === 1;
   }
 
-  /** Oldest approved, unconsumed proposal of `kind` with exactly these terms. */
+  /** The oldest approved, unused proposal of `kind` with exactly these terms, or undefined. */
   findApproved(kind: string, terms: Record<string, unknown>): string | undefined {
     return this.#findApproved.get(kind, encodeTerms(terms).hash) as string | undefined;
   }
 
+  /** Mark a proposal used up. */
   consume(id: string, now: number): void {
     this.#consume.run(now, id);
   }

@@ -1,4 +1,10 @@
+import { hash } from "node:crypto";
 import { canonicalJson } from "../core/canonical-json.js";
+
+/** sha256 hex of a string: the same digest as core's sha256, through the one-shot crypto.hash (no Hash object; measurably cheaper per call). */
+export function sha256Hex(text: string): string {
+  return hash("sha256", text, "hex");
+}
 
 /**
  * Canonical JSON, fast when the value is already in canonical key order. The runtime builds row

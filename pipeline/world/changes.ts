@@ -1,13 +1,14 @@
-import type Database from "better-sqlite3";
+import Database from "better-sqlite3";
 import type { RowChange } from "../schemas/index.js";
 import { ident, literal, type StateTable } from "./schema-sql.js";
 
 /**
- * Row-change capture. Each connection registers a JS function `_capture` and, the first time a call
- * writes a table, TEMP triggers on that table (AFTER INSERT, UPDATE, DELETE) that hand the row's
- * old and new column values straight to it: no log table, no JSON. The triggers live only in the
- * connection, so the serialized state holds none and a connection that never writes a table never
- * parses its triggers.
+ * Row-change capture. Every state table has AFTER INSERT, UPDATE and DELETE triggers that hand the
+ * row's key and old and new column values straight to a JS function `_capture` each episode
+ * connection registers: no log table, no JSON. The triggers are not in InitialState.buffer (anyone
+ * may open and write that without knowing about `_capture`); episodes open an "armed" copy of it,
+ * derived once per state, that adds them. (Creating them as TEMP triggers per connection instead
+ * was measured at ~50 µs per trigger: far more than parsing them with the schema.)
  *
  * `take()` turns what a call captured into RowChanges: one per row, `before` as the row was when the
  * call started and `after` as it is when it ends. A row written several times in one call appears
@@ -30,32 +31,41 @@ interface TableShape {
   sorted: string[];
 }
 
+function shapeOf(t: StateTable): TableShape {
+  return { table: t, sorted: [...t.columns].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)) };
+}
+
+const armedCache = new WeakMap<Buffer, Buffer>();
+
+/** `buffer` plus the capture triggers of `tables`: what episode connections open (cached per buffer). */
+export function armedBuffer(buffer: Buffer, tables: readonly StateTable[]): Buffer {
+  let armed = armedCache.get(buffer);
+  if (!armed) {
+    const db = new Database(buffer);
+    try {
+      db.exec(tables.flatMap((t) => captureTriggersSql(shapeOf(t))).join(";\n"));
+      armed = db.serialize();
+    } finally {
+      db.close();
+    }
+    armedCache.set(buffer, armed);
+  }
+  return armed;
+}
+
 export class ChangeCapture {
-  readonly #db: Database.Database;
   readonly #shapes = new Map<string, TableShape>();
-  readonly #armed = new Set<string>();
   #pending: Pending[] = [];
 
+  /** Register `_capture` on a connection opened from an armed buffer. */
   constructor(db: Database.Database, tables: readonly StateTable[]) {
-    this.#db = db;
-    for (const t of tables) this.#shapes.set(t.name, { table: t, sorted: [...t.columns].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)) });
+    for (const t of tables) this.#shapes.set(t.name, shapeOf(t));
     // REPLACE deletes the conflicting row; only with recursive triggers does that delete fire a trigger.
     db.pragma("recursive_triggers = ON");
-    db.function("_capture", { varargs: true, deterministic: false, directOnly: false }, (...args: unknown[]) => {
+    db.function("_capture", { varargs: true, deterministic: false }, (...args: unknown[]) => {
       this.#record(args);
       return null;
     });
-  }
-
-  /** Make sure writes to `table` are captured (creates its triggers on first use); unknown names arm every table. */
-  arm(table: string | null): void {
-    if (table !== null && this.#armed.has(table)) return;
-    const shape = table === null ? undefined : this.#shapes.get(table);
-    const targets = shape ? [shape] : [...this.#shapes.values()].filter((s) => !this.#armed.has(s.table.name));
-    for (const s of targets) {
-      for (const sql of captureTriggersSql(s)) this.#db.exec(sql);
-      this.#armed.add(s.table.name);
-    }
   }
 
   /** The changes captured since the last take or discard. */
@@ -118,12 +128,12 @@ function captureTriggersSql(s: TableShape): string[] {
   const t = s.table;
   const values = (prefix: "NEW" | "OLD") => s.sorted.map((c) => `${prefix}.${ident(c)}`).join(", ");
   const name = (op: string) => ident(`_capture_${t.name}_${op}`);
-  const on = `main.${ident(t.name)}`;
+  const on = ident(t.name);
   const pk = ident(t.primaryKey);
   const tbl = literal(t.name);
   return [
-    `CREATE TEMP TRIGGER ${name("i")} AFTER INSERT ON ${on} BEGIN SELECT _capture(${tbl}, 'i', NEW.${pk}, ${values("NEW")}); END`,
-    `CREATE TEMP TRIGGER ${name("u")} AFTER UPDATE ON ${on} BEGIN SELECT _capture(${tbl}, 'u', NEW.${pk}, ${values("OLD")}, ${values("NEW")}); END`,
-    `CREATE TEMP TRIGGER ${name("d")} AFTER DELETE ON ${on} BEGIN SELECT _capture(${tbl}, 'd', OLD.${pk}, ${values("OLD")}); END`,
+    `CREATE TRIGGER ${name("i")} AFTER INSERT ON ${on} BEGIN SELECT _capture(${tbl}, 'i', NEW.${pk}, ${values("NEW")}); END`,
+    `CREATE TRIGGER ${name("u")} AFTER UPDATE ON ${on} BEGIN SELECT _capture(${tbl}, 'u', NEW.${pk}, ${values("OLD")}, ${values("NEW")}); END`,
+    `CREATE TRIGGER ${name("d")} AFTER DELETE ON ${on} BEGIN SELECT _capture(${tbl}, 'd', OLD.${pk}, ${values("OLD")}); END`,
   ];
 }

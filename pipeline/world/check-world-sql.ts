@@ -13,6 +13,8 @@ import { RESERVED_PARAMS } from "./tool-names.js";
 
 export type SqlRole = "precondition" | "effect" | "result";
 
+const NON_DETERMINISTIC = new Set(["random", "randomblob", "current_timestamp", "current_date", "current_time"]);
+
 /** An empty in-memory database with the world's tables; the caller closes it. */
 export function openSchemaDatabase(world: WorldModel): Database.Database {
   const db = new Database(":memory:");
@@ -30,6 +32,19 @@ export function openSchemaDatabase(world: WorldModel): Database.Database {
 export function checkStatement(db: Database.Database, sql: string, role: SqlRole, allowed: ReadonlySet<string>, path: PathSegment[], out: ProblemList): void {
   const tokens = tokenizeSql(sql);
   const kw = leadingKeyword(tokens);
+  // `_capture` feeds the change log (changes.ts): world SQL calling it could forge row changes.
+  if (tokens.some((t) => (t.kind === "word" || t.kind === "quoted") && t.text.toLowerCase() === "_capture")) {
+    out.add("WORLD_SQL_RESERVED", `${role} SQL calls the runtime's _capture function`, path, sql);
+    return;
+  }
+  // Replays must give the same answer: no randomness, no wall clock (the logical minute is :now).
+  for (const t of tokens) {
+    const w = t.text.toLowerCase();
+    if ((t.kind === "word" && NON_DETERMINISTIC.has(w)) || (t.kind === "string" && w === "now")) {
+      out.add("WORLD_SQL_NONDETERMINISTIC", `${role} SQL uses ${t.kind === "string" ? "'now'" : w}, which differs between runs; use :now (the logical minute) or a bound value`, path, sql);
+      return;
+    }
+  }
   let stmt: Database.Statement;
   try {
     stmt = db.prepare(sql);

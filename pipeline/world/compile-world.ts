@@ -5,8 +5,6 @@ import { stateTables, type StateTable } from "./schema-sql.js";
 import { validateWorld } from "./load-world.js";
 import { ProblemList, WorldInvalidError, formatPath } from "./world-problems.js";
 import { checkEvents } from "./check-world-structure.js";
-import { tokenizeSql, writeTarget } from "./sql-text.js";
-import { PROPOSALS_TABLE } from "./schema-sql.js";
 import { checkEventSql, openSchemaDatabase } from "./check-world-sql.js";
 
 /**
@@ -20,15 +18,13 @@ export type CallKind = "tool_call" | "proposal" | "approval" | "customer_action"
 export interface CompiledOperation {
   op: Operation;
   args: z.ZodType<Record<string, unknown>>;
-  /** Every parameter bound to null: optional parameters the caller left out still bind. */
-  nullBinding: Record<string, null>;
+  /** Parameter names in declaration order; every one is bound (null when left out). */
+  paramNames: string[];
   kind: CallKind;
   /** Parameters of type integer (bound as SQLite INTEGER, not REAL). */
   integerParams: Set<string>;
   /** Runs in a transaction (effects or approval bookkeeping); read operations do not. */
   writes: boolean;
-  /** Tables the call may write (null: could not tell, capture everything), `_proposals` included when approvals are involved. */
-  writeTables: Array<string | null>;
 }
 
 export interface CompiledWorld {
@@ -66,16 +62,10 @@ export function compileWorld(world: WorldModel, fileLabel = "world.yaml"): Compi
     operations.set(op.name, {
       op,
       args: argsSchema(op.params),
-      nullBinding: Object.fromEntries(Object.keys(op.params).map((k) => [k, null])),
+      paramNames: Object.keys(op.params),
       kind: kindOf(op),
       integerParams: new Set(Object.entries(op.params).filter(([, p]) => p.type === "integer").map(([k]) => k)),
       writes: op.effects.length > 0 || op.proposes !== undefined || op.approves !== undefined || op.requires_approval !== undefined,
-      writeTables: [
-        ...new Set([
-          ...op.effects.map((e) => writeTarget(tokenizeSql(e.sql))),
-          ...(op.proposes || op.approves !== undefined || op.requires_approval ? [PROPOSALS_TABLE] : []),
-        ]),
-      ],
     });
   }
   const hiddenColumns = new Set<string>();
@@ -91,15 +81,6 @@ export function compileWorld(world: WorldModel, fileLabel = "world.yaml"): Compi
   cache.set(world, compiled);
   cache.set(model, compiled);
   return compiled;
-}
-
-const targets = new Map<string, string | null>();
-
-/** The table an effect writes (memoized; null when it cannot be told, which makes capture watch every table). */
-export function effectTarget(sql: string): string | null {
-  let t = targets.get(sql);
-  if (t === undefined) targets.set(sql, (t = writeTarget(tokenizeSql(sql))));
-  return t;
 }
 
 /**

@@ -1,5 +1,5 @@
 import Database from "better-sqlite3";
-import { ChangeCapture } from "./changes.js";
+import { ChangeCapture, armedBuffer } from "./changes.js";
 import type { StateTable } from "./schema-sql.js";
 import { ProposalStore } from "./approvals.js";
 import { queryConnection, type QueryConnection } from "./query-tool.js";
@@ -11,13 +11,11 @@ import { queryConnection, type QueryConnection } from "./query-tool.js";
  * Each writing call is one savepoint, released when the call succeeds and rolled back when it
  * fails. Two ways to isolate episodes from each other:
  *
- * - `copy` (default): the connection is a fresh `new Database(state.buffer)` and is closed at the
- *   end. Nothing is shared. Capture triggers are created for a table the first time a call writes
- *   it, just before the call's savepoint (DDL inside it would be rolled back with a failed call).
- * - `reuse`: the connection arms capture on every table once, when it is created; each episode
- *   then runs inside an outer transaction, and at the end that transaction is rolled back, which
- *   restores s0 exactly, and the connection goes back to a small pool for the next episode on the
- *   same state. Opening a copy is
+ * - `copy` (default): the connection is a fresh copy of the state (its armed buffer, changes.ts)
+ *   and is closed at the end. Nothing is shared.
+ * - `reuse`: each episode runs inside an outer transaction; at the end that transaction is rolled
+ *   back, which restores s0 exactly, and the connection goes back to a small pool for the next
+ *   episode on the same state. Opening a copy is
  *   cheap, but SQLite parses the schema, the capture triggers and every statement anew on each new
  *   connection, and on a small machine that costs more than the ten calls of a typical trace; a
  *   reused connection keeps all three. A connection whose transaction did not survive
@@ -35,17 +33,16 @@ export class EpisodeConnection {
   readonly #buffer: Buffer;
   readonly #isolation: Isolation;
   readonly #statements = new Map<string, Database.Statement>();
+  readonly #rawStatements = new Map<string, Database.Statement>();
   readonly changes: ChangeCapture;
   #proposals?: ProposalStore;
   #query?: QueryConnection;
 
   private constructor(buffer: Buffer, isolation: Isolation, tables: readonly StateTable[]) {
-    this.db = new Database(buffer);
+    this.db = new Database(armedBuffer(buffer, tables));
     this.#buffer = buffer;
     this.#isolation = isolation;
     this.changes = new ChangeCapture(this.db, tables);
-    // Armed outside any transaction, so the episode-end rollback does not take the triggers with it.
-    if (isolation === "reuse") this.changes.arm(null);
   }
 
   /** A connection on `buffer` (whose state tables are `tables`) positioned at s0, inside its outer transaction. */
@@ -68,11 +65,10 @@ export class EpisodeConnection {
 
   /** The prepared statement of an SQL text in raw mode (rows as arrays). */
   rawStatement(sql: string): Database.Statement {
-    const key = `\u0000raw\u0000${sql}`;
-    let s = this.#statements.get(key);
+    let s = this.#rawStatements.get(sql);
     if (!s) {
       s = this.db.prepare(sql).raw(true);
-      this.#statements.set(key, s);
+      this.#rawStatements.set(sql, s);
     }
     return s;
   }
@@ -85,12 +81,8 @@ export class EpisodeConnection {
     return (this.#query ??= queryConnection(this.db));
   }
 
-  /**
-   * Run `fn`, which writes `tables` (null: unknown, watch all), as one savepoint: released if it
-   * returns, rolled back (and rethrown) if it throws. Changes are captured for those tables.
-   */
-  write<A, T>(tables: ReadonlyArray<string | null>, fn: (input: A) => T, input: A): T {
-    for (const t of tables) this.changes.arm(t);
+  /** Run `fn(input)` as one savepoint: released if it returns, rolled back (and rethrown) if it throws. */
+  write<A, T>(fn: (input: A) => T, input: A): T {
     this.statement("SAVEPOINT call").run();
     try {
       const out = fn(input);

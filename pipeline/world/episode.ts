@@ -1,7 +1,7 @@
 import type { ScheduledEvent, Trace, TraceEvent, WorldModel } from "../schemas/index.js";
 import { LogicalClock } from "../core/clock.js";
 import type { InitialState } from "./build-state.js";
-import { compileWorld, effectTarget, episodeEvents, type CallKind, type CompiledWorld } from "./compile-world.js";
+import { compileWorld, episodeEvents, type CallKind, type CompiledWorld } from "./compile-world.js";
 import { EpisodeConnection, type Isolation } from "./connection.js";
 import { FoundryError } from "../core/errors.js";
 import { Scheduler, type DueEvent } from "./scheduler.js";
@@ -101,8 +101,9 @@ export class Episode {
   }
 
   /** Call a tool or operation as the agent or customer; recorded in the trace. */
-  invoke(call: ToolCall): ToolOutcome {
+  invoke(input: ToolCall): ToolOutcome {
     this.#assertOpen();
+    const call = withObjectArgs(input);
     if (call.name === "wait") return this.#waitCall(call);
     let target = call;
     if (call.name === "invoke_capability" && call.actor === "agent") {
@@ -230,8 +231,7 @@ export class Episode {
     const bind = { now: BigInt(now), actor: "system", call: BigInt(index) };
     let outcome: ToolOutcome;
     try {
-      const tables = due.event.effects.map((eff) => effectTarget(eff.sql));
-      const changes = this.#conn.write(tables, (ev: ScheduledEvent) => {
+      const changes = this.#conn.write((ev: ScheduledEvent) => {
         for (const eff of ev.effects) this.#conn.statement(eff.sql).run(bind);
         return this.#conn.changes.take();
       }, due.event);
@@ -242,4 +242,15 @@ export class Episode {
     this.#recorder.recordCall({ time: now, kind: "scheduled_event", actor: "system", name: due.event.id, args: {}, outcome });
     if (outcome.status === "executed") this.#scheduler.eventFired(due.event.id, now);
   }
+}
+
+/**
+ * Arguments that are not an object (a model can send a string or an array) are kept under `_args`,
+ * so the trace stays schema-valid and a replay sends exactly the same thing; the call then fails
+ * argument parsing (a missing parameter, or the unknown argument `_args`).
+ */
+function withObjectArgs(call: ToolCall): ToolCall {
+  const a: unknown = call.args;
+  if (a !== null && typeof a === "object" && !Array.isArray(a)) return call;
+  return { ...call, args: { _args: a === undefined ? null : a } };
 }

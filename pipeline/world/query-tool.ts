@@ -7,7 +7,8 @@ import { ToolError } from "./tool-error.js";
  * `query_database(sql)`: read-only SQL over the world's tables. Four layers, any of which refuses:
  *
  * 1. Text: one statement starting with SELECT, WITH or VALUES; no `RECURSIVE` (a running query
- *    cannot be interrupted); no parameters; no identifier that names a built-in table (`_…`),
+ *    cannot be interrupted); no parameters; no `random()` or wall clock (`'now'`, `current_…`),
+ *    whose answers would differ when the trace is replayed; no identifier that names a built-in table (`_…`),
  *    SQLite's own schema (`sqlite_…`, `pragma_…`) or a hidden column. Hidden columns are refused
  *    by name wherever they appear (select list, WHERE, ORDER BY), so they cannot leak through a
  *    filter either; a visible column that shares a hidden column's name is refused too (rename
@@ -31,6 +32,8 @@ export interface QueryResult {
   truncated: boolean;
 }
 
+const NON_DETERMINISTIC = new Set(["random", "randomblob", "current_timestamp", "current_date", "current_time"]);
+
 function refuse(message: string): never {
   throw new ToolError("query_refused", message, "sql");
 }
@@ -41,9 +44,11 @@ function checkText(world: CompiledWorld, sql: string): void {
   if (kw !== "SELECT" && kw !== "WITH" && kw !== "VALUES") refuse(`only a single SELECT statement is allowed, got ${kw || "no statement"}`);
   for (const t of tokens) {
     if (t.kind === "param") refuse("parameters are not allowed; write the values into the query");
+    if (t.kind === "string" && t.text.toLowerCase() === "now") refuse("the wall clock ('now') is not available; the business date and time are in the data");
     if (t.kind !== "word" && t.kind !== "quoted") continue;
     const name = t.text.toLowerCase();
     if (t.kind === "word" && name === "recursive") refuse("recursive queries are not allowed");
+    if (t.kind === "word" && NON_DETERMINISTIC.has(name)) refuse(`${t.text} is not available: its answer would differ when the call is replayed`);
     if (name.startsWith("_") || name.startsWith("sqlite_") || name.startsWith("pragma_")) refuse(`"${t.text}" is not available to queries`);
     if (world.hiddenColumns.has(name)) refuse(`column "${t.text}" is not available to queries`);
   }

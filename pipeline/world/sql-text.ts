@@ -101,22 +101,3 @@ export function foreignParams(tokens: readonly SqlToken[]): string[] {
   return tokens.filter((t) => t.kind === "param" && !t.text.startsWith(":")).map((t) => t.text);
 }
 
-/**
- * The table an INSERT, REPLACE, UPDATE or DELETE statement writes (lower-case, schema prefix
- * dropped), or null when the statement is not one of those or cannot be read.
- */
-export function writeTarget(tokens: readonly SqlToken[]): string | null {
-  const kw = leadingKeyword(tokens);
-  const words = tokens.map((t) => (t.kind === "word" ? t.text.toUpperCase() : null));
-  let i: number;
-  if (kw === "INSERT" || kw === "REPLACE") i = words.indexOf("INTO") + 1;
-  else if (kw === "DELETE") i = words.indexOf("FROM") + 1;
-  else if (kw === "UPDATE") {
-    i = words.indexOf("UPDATE") + 1;
-    if (words[i] === "OR") i += 2;
-  } else return null;
-  if (i <= 0) return null;
-  let t = tokens[i];
-  if (tokens[i + 1]?.kind === "punct" && tokens[i + 1]?.text === ".") t = tokens[i + 2];
-  return t && (t.kind === "word" || t.kind === "quoted") ? t.text.toLowerCase() : null;
-}

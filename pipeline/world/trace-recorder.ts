@@ -1,6 +1,5 @@
 import type { RowChange, Trace, TraceEvent } from "../schemas/index.js";
-import { sha256 } from "../core/canonical-json.js";
-import { canonicalJsonFast } from "./canonical-order.js";
+import { canonicalJsonFast, sha256Hex } from "./canonical-order.js";
 import type { ToolOutcome } from "./types.js";
 
 /**
@@ -40,7 +39,7 @@ export function nextStateHash(prev: string, changes: readonly RowChange[]): stri
   if (changes.length === 0) return prev;
   let text = prev;
   for (const c of changes) text += `\n${JSON.stringify(c.table)},${JSON.stringify(c.key)},${c.after === null ? "null" : canonicalJsonFast(c.after)}`;
-  return sha256(text);
+  return sha256Hex(text);
 }
 
 export interface CallRecord {

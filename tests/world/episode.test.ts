@@ -17,6 +17,33 @@ describe("episode", () => {
     b.close();
   });
 
+  it("reuse isolation rolls a pooled connection back to s0; episodes open at once never share one", () => {
+    const a = openEpisode({ isolation: "reuse" });
+    const b = openEpisode({ isolation: "reuse" });
+    a.invoke(agent("release_payment", { payment_id: "PAY-00001" }));
+    expect(b.read("SELECT status FROM payments WHERE payment_id = 'PAY-00001'")).toEqual([{ status: "pending" }]);
+    a.close();
+    b.close();
+    const c = openEpisode({ isolation: "reuse" });
+    expect(c.read("SELECT status FROM payments WHERE payment_id = 'PAY-00001'")).toEqual([{ status: "pending" }]);
+    expect(c.contentHash()).toBe(fixture().state.hash);
+    // The reused connection still captures changes after the rollback.
+    expect(c.invoke(agent("add_memo", { payment_id: "PAY-00001", memo: "again" })).changes.map((ch) => ch.after?.memo)).toEqual(["again"]);
+    c.close();
+    expect(() => c.invoke(agent("get_payment", { payment_id: "PAY-00001" }))).toThrow("the episode is closed; open a new one");
+  });
+
+  it("captures a REPLACE as one change from the old row to the new one", () => {
+    const replaceAt = (id: string, at: number) => ({ id, description: "Overwrite entry 1.", at, effects: [{ sql: `INSERT OR REPLACE INTO desk_log (entry_id, event, at) VALUES (1, '${id}', :now)` }] });
+    const e = openEpisode({ task: { id: "t-replace", scheduled_events: [replaceAt("first", 1), replaceAt("second", 2)] } });
+    e.wait(5);
+    expect(e.events.slice(1).map((ev) => ev.changes)).toEqual([
+      [{ table: "desk_log", key: 1, before: null, after: { entry_id: 1, event: "first", at: 1 } }],
+      [{ table: "desk_log", key: 1, before: { entry_id: 1, event: "first", at: 1 }, after: { entry_id: 1, event: "second", at: 2 } }],
+    ]);
+    e.close();
+  });
+
   it("returns errored outcomes naming the field for bad arguments, and unknown tools", () => {
     const e = openEpisode();
     const cases: Array<[ToolCall, string, string]> = [
@@ -32,6 +59,9 @@ describe("episode", () => {
       const o = e.invoke(call);
       expect(o).toEqual({ status: "errored", result: { error: { code: "invalid_argument", field, message } }, reason: `${field}: ${message}`, changes: [] });
     }
+    expect(e.invoke({ name: "get_payment", args: "PAY-00001" as unknown as Record<string, unknown>, actor: "agent" }).result).toEqual({
+      error: { code: "invalid_argument", field: "payment_id", message: "payment_id is required" },
+    });
     expect(e.invoke(agent("drop_everything"))).toEqual({
       status: "errored",
       result: { error: { code: "unknown_tool", message: 'no tool named "drop_everything"' } },
@@ -45,7 +75,8 @@ describe("episode", () => {
       error: { code: "not_permitted", message: "approve_transfer is a customer-side action; the agent cannot call it" },
     });
     const trace = e.finish();
-    expect(trace.events.map((ev) => [ev.index, ev.status])).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((i) => [i, "errored"]));
+    expect(trace.events.map((ev) => [ev.index, ev.status])).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11].map((i) => [i, "errored"]));
+    expect(trace.events[7]?.args).toEqual({ _args: "PAY-00001" });
     expect(trace.final_state_hash).toBe(trace.initial_state_hash);
     e.close();
   });
@@ -85,6 +116,7 @@ describe("episode", () => {
     expect(done.status).toBe("executed");
     expect(done.proposal_id).toBe("PR-0002");
     expect(done.result).toEqual({ transfer_id: 6, amount: 5500 });
+    // Effects, then the approval is used up, all in the call's one savepoint.
     expect(done.changes.map((c) => [c.table, c.key, c.after?.balance ?? c.after?.status])).toEqual([
       ["accounts", "ACC-001", 94500],
       ["accounts", "ACC-002", 55500],

@@ -209,6 +209,22 @@ describe("load-world", () => {
     });
   });
 
+  it("refuses world SQL that calls the runtime's _capture function", () => {
+    const text = variant(['- sql: "DELETE FROM orders WHERE order_id = :order_id"', `- sql: "UPDATE orders SET total = total WHERE _capture('orders', 'd', :order_id) IS NULL"`]);
+    expect(only(text)).toMatchObject({ code: "WORLD_SQL_RESERVED", message: "effect SQL calls the runtime's _capture function", path: "operations[3].effects[0].sql" });
+  });
+
+  it("refuses world SQL that reads the wall clock or draws random numbers", () => {
+    const text = variant(
+      ["- sql: \"UPDATE orders SET total = total WHERE order_id = 'none'\"", "- sql: \"UPDATE orders SET total = random() WHERE order_id = 'none'\""],
+      ['result: { sql: "SELECT * FROM orders WHERE order_id = :order_id" }', `result: { sql: "SELECT *, datetime('now') AS t FROM orders WHERE order_id = :order_id" }`],
+    );
+    expect(problems(text).map((i) => [i.code, i.message, i.path])).toEqual([
+      ["WORLD_SQL_NONDETERMINISTIC", "result SQL uses 'now', which differs between runs; use :now (the logical minute) or a bound value", "operations[0].result.sql"],
+      ["WORLD_SQL_NONDETERMINISTIC", "effect SQL uses random, which differs between runs; use :now (the logical minute) or a bound value", "events[0].effects[0].sql"],
+    ]);
+  });
+
   it("reports a SQL parameter that is not a param", () => {
     const text = variant(['WHERE order_id = :order_id", message: No such order.', 'WHERE order_id = :order", message: No such order.']);
     expect(only(text)).toMatchObject({ code: "WORLD_SQL_UNKNOWN_PARAM", path: "operations[0].preconditions[0].sql", value: "order" });

@@ -16,6 +16,8 @@ describe("query_database", () => {
       ["WITH x AS (SELECT 1) INSERT INTO desk_log VALUES (1, 'x', 0) RETURNING *", "query_refused", "only a single read-only SELECT statement is allowed"],
       ["SELECT 1; DELETE FROM payments", "invalid_sql", "The supplied SQL string contains more than one statement"],
       ["SELECT * FROM _proposals", "query_refused", '"_proposals" is not available to queries'],
+      ["SELECT _capture('payments', 'd', 'PAY-00001')", "query_refused", '"_capture" is not available to queries'],
+      ["SELECT load_extension('/tmp/x')", "invalid_sql", "not authorized"],
       ["SELECT sql FROM sqlite_master", "query_refused", '"sqlite_master" is not available to queries'],
       ["SELECT * FROM pragma_table_info('accounts')", "query_refused", '"pragma_table_info" is not available to queries'],
       ["SELECT account_id FROM accounts WHERE risk_score > 5", "query_refused", 'column "risk_score" is not available to queries'],
@@ -24,6 +26,8 @@ describe("query_database", () => {
       ["WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT count(*) FROM n", "query_refused", "recursive queries are not allowed"],
       ["SELECT * FROM payments WHERE payment_id = :id", "query_refused", "parameters are not allowed; write the values into the query"],
       ["SELECT nope FROM payments", "invalid_sql", "no such column: nope"],
+      ["SELECT payment_id FROM payments ORDER BY random() LIMIT 1", "query_refused", "random is not available: its answer would differ when the call is replayed"],
+      ["SELECT date('now')", "query_refused", "the wall clock ('now') is not available; the business date and time are in the data"],
     ];
     for (const [sql, code, message] of refused) {
       const o = e.invoke(q(sql));

@@ -48,6 +48,7 @@ describe("replay", () => {
     expect(res.mismatches).toEqual([]);
     expect(res.ok).toBe(true);
     expect(res.trace).toEqual(trace);
+    expect(replay(trace, world, state, TASK, [], { isolation: "copy" }).trace).toEqual(trace);
   });
 
   it("reports a tampered result as the exact mismatch", () => {
