@@ -32,9 +32,20 @@ describe("the graph with llm strategies (scripted models, offline)", () => {
     const designer = new ScriptedModel((messages) => {
       // The first answer of each design is cut off mid-JSON; the structured call shows the error and asks again.
       if (!messages.some((m) => m._getType() === "ai")) return new AIMessage('{"units": [0], "persona": "Finance lead');
-      const lines = text(messages.find((m) => m._getType() === "human")).split("\n");
-      const first = lines.find((l) => /^0\. /.test(l)) ?? "";
-      return new AIMessage(JSON.stringify({ units: [0], persona: "Finance lead who speaks in short sentences.", opening_request: `Good morning. ${first.replace(/^0\. /, "")}: please take care of it today.` }));
+      // Two units of different procedures: a release and whatever else comes first (rich enough that
+      // five violation traces apply); the opening request names both records.
+      const lines = text(messages.find((m) => m._getType() === "human")).split("\n").filter((l) => /^\d+\. /.test(l));
+      const release = lines.find((l) => / Release an outgoing payment /.test(l)) ?? (lines[0] as string);
+      const other = lines.find((l) => !l.includes(release.split(" — ")[0]!.replace(/^\d+\. /, ""))) ?? release;
+      const pick = [...new Set([release, other])];
+      const units = pick.map((l) => Number(l.split(".")[0]));
+      const asks = pick
+        .map((l) => {
+          const [title, subject] = l.replace(/^\d+\. /, "").split(" — ") as [string, string];
+          return `${title.charAt(0).toLowerCase()}${title.slice(1)} for ${subject.split(" ").pop()}`;
+        })
+        .join(", and then ");
+      return new AIMessage(JSON.stringify({ units, persona: "Finance lead who speaks in short sentences.", opening_request: `Good morning, this is customer number ${/"client_id":"([^"]+)"/.exec(text(messages.find((m) => m._getType() === "human")))?.[1]}. Please ${asks}.` }));
     });
     const rubric = new ScriptedModel((messages) => {
       const human = text(messages.find((m) => m._getType() === "human"));
@@ -48,6 +59,7 @@ describe("the graph with llm strategies (scripted models, offline)", () => {
       progress: new Progress("silent"),
       modelFactory: (ref) => (ref.model === "designer" ? designer : ref.model === "rubric" ? rubric : undefined),
     });
+    expect(outcome.domains[0]!.records.map((r) => r.reason)).toEqual([null, null]);
     expect(outcome.domains[0]!.released).toBe(2);
     expect(designer.calls).toBe(4); // two slots, each: malformed, then valid
     expect(rubric.calls).toBe(2);
@@ -56,7 +68,7 @@ describe("the graph with llm strategies (scripted models, offline)", () => {
     expect(files).toEqual(["fx-treasury-001.json", "fx-treasury-002.json"]);
     const task = Task.parse(JSON.parse(readFileSync(join(out, "tasks", files[0]!), "utf8")));
     expect(task.scenario.persona).toBe("Finance lead who speaks in short sentences.");
-    expect(task.scenario.opening_request).toMatch(/^Good morning\. .+: please take care of it today\.$/);
+    expect(task.scenario.opening_request).toMatch(/^Good morning, this is customer number CL-10\d\. Please release an outgoing payment for PAY-\d+, and then /);
     const report = JSON.parse(readFileSync(join(out, "report.json"), "utf8")) as { strategies: Record<string, string> };
     expect(report.strategies).toMatchObject({ "task-designer": "scripted:designer", "rubric-writer": "scripted:rubric", solver: "deterministic" });
   }, 180_000);
@@ -81,7 +93,7 @@ describe("the graph with llm strategies (scripted models, offline)", () => {
     });
     const solved = await new LlmSolver({ model }).solve(ctx, task);
     if (!solved.ok) throw new Error(solved.reason);
-    expect(verifyTask(ctx, task, solved.trace)).toBeNull();
+    expect((await verifyTask(ctx, task, solved.trace)).diagnosis).toBeNull();
     expect(model.calls).toBe(plan.length + 1);
 
     const chatty = new ScriptedModel(() => new AIMessage("I will look into it."));
