@@ -62,7 +62,7 @@ export class DeterministicTaskDesigner implements TaskDesigner {
         }
         const distinctWorkflows = new Set(singles.map((u) => u.workflow.id)).size;
         const max = Math.min(ctx.card.generation.max_workflows_per_task, 3, distinctWorkflows);
-        const k = rng.pick([1, 2, 3].filter((n) => n <= max), [3, 3, 2].slice(0, max));
+        const k = rng.pick([1, 2, 3].filter((n) => n <= max), [1, 3, 3].slice(0, max));
         const units: PlanUnit[] = [];
         for (const u of rng.shuffle(singles)) {
           if (units.length >= k) break;
