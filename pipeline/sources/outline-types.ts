@@ -4,7 +4,7 @@
  * ranges. Plain JSON, so it can be cached on disk and passed between worker threads.
  */
 
-/** Bump when the outline's shape or meaning changes: cached outlines of another format are ignored. */
+/** Bump when the outline's shape or meaning changes (extractor code or a remark upgrade): cached outlines of another format are ignored. */
 export const OUTLINE_FORMAT = 1;
 
 /** 1-based file lines, both included. */
