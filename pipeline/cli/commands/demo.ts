@@ -54,7 +54,7 @@ export function registerDemo(program: Command): void {
         }
         const reasons = new Map<string, number>();
         for (const t of report.tasks.filter((x) => x.status === "dropped")) {
-          const why = (t.drop_reason ?? "").split(":")[0] as string;
+          const why = ((t.drop_reason ?? "").split(":")[0] as string).replace(/^duplicate of .*/, "duplicate");
           reasons.set(why, (reasons.get(why) ?? 0) + 1);
         }
         const designFailures = d.records.filter((r) => r.status === "dropped" && !r.id).length;
