@@ -28,6 +28,8 @@ export interface DomainSummary {
   report: ValidationReport;
   /** Violation traces stored in the release. */
   violations: number;
+  /** Structure of the domain, for the datasheet. */
+  structure: { distractors: number; operations: number; customer_actions: number; workflows: number; events: number; rules: number };
 }
 
 const FILE_LABEL = /^[a-z0-9][a-z0-9_.-]*$/;
@@ -122,5 +124,13 @@ export function collectDomain(id: string, generatedDir: string, sourcesDir: stri
     violations += v.length;
     files.push(...v);
   }
-  return { files, summary: { id, card, documents: documents.length, tasks, report, violations } };
+  const structure = {
+    distractors: sop ? sop.documents.filter((d) => d.status !== "current").length : 0,
+    operations: world.operations.filter((o) => o.side === "agent").length,
+    customer_actions: world.operations.filter((o) => o.side === "customer").length,
+    workflows: sop ? sop.workflows.length : 0,
+    events: world.events.length,
+    rules: world.rules.length,
+  };
+  return { files, summary: { id, card, documents: documents.length, tasks, report, violations, structure } };
 }

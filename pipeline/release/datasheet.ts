@@ -42,7 +42,15 @@ function limitations(domains: readonly DomainSummary[], stats: ReleaseStats, fac
 }
 
 /** The release's README.md: what is in it, how it was built, how well it was validated, and what it cannot show. */
-export function renderDatasheet(domains: readonly DomainSummary[], stats: ReleaseStats, facts: BuildFacts): string {
+/** What the audit of the staged release found, stated in the datasheet. */
+export interface AuditFigures {
+  files: number;
+  tasks: number;
+  golden_passed: number;
+  mutants: { total: number; killed: number };
+}
+
+export function renderDatasheet(domains: readonly DomainSummary[], stats: ReleaseStats, facts: BuildFacts, audit: AuditFigures | null = null): string {
   const industries = new Map<string, { domains: number; tasks: number }>();
   for (const d of domains) {
     const i = industries.get(d.card.industry) ?? { domains: 0, tasks: 0 };
@@ -70,6 +78,23 @@ export function renderDatasheet(domains: readonly DomainSummary[], stats: Releas
     "",
     `Totals: ${stats.documents} document version(s), ${stats.tasks} task(s), ${stats.checks} acceptance check(s).`,
     "",
+    "### Structure",
+    "",
+    table(
+      ["domain", "documents", "distractor versions", "agent operations", "customer actions", "workflows", "scheduled events", "formal rules", "released tasks"],
+      domains.map((d) => [d.id, d.documents, d.structure.distractors, d.structure.operations, d.structure.customer_actions, d.structure.workflows, d.structure.events, d.structure.rules, d.tasks.length]),
+    ),
+    "",
+    "Distractor versions are superseded, not-yet-effective or out-of-scope documents that stay in the knowledge base and must not be followed.",
+    "",
+    ...(audit
+      ? [
+          "### Audit",
+          "",
+          `\`synth audit\` on this release, run before it was published: all ${audit.files} files match the manifest; ${audit.golden_passed} of ${audit.tasks} golden traces replay from a fresh initial state and pass every check; ${audit.mutants.killed} of ${audit.mutants.total} stored violation traces still fail on the check they target.`,
+          "",
+        ]
+      : []),
     "### By industry",
     "",
     table(["industry", "domains", "tasks"], [...industries.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, v]) => [name, v.domains, v.tasks])),

@@ -1,5 +1,6 @@
-import { existsSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
 import { stableJson } from "../core/canonical-json.js";
 import { AGENT_ROLES } from "../core/config.js";
 import { FoundryError } from "../core/errors.js";
@@ -9,7 +10,7 @@ import { writeJsonSchemas } from "../schemas/json-schema.js";
 import { auditRelease, type AuditReport } from "../../validation/audit/audit-release.js";
 import { DATASHEET_FILE, MANIFEST_FILE, schemaFile } from "../../validation/audit/release-layout.js";
 import { collectDomain, type DomainSummary, type PlannedFile } from "./collect-domain.js";
-import { renderDatasheet, type BuildFacts } from "./datasheet.js";
+import { renderDatasheet, type AuditFigures, type BuildFacts } from "./datasheet.js";
 import { buildManifest } from "./build-manifest.js";
 import { gitRevision } from "./git-revision.js";
 import { shapingPackageVersions } from "./package-versions.js";
@@ -84,7 +85,7 @@ function refuseAbsolutePaths(files: readonly PlannedFile[], roots: readonly stri
 }
 
 /** Every file of the release except the manifest, and the manifest itself. */
-export function planRelease(o: ExportOptions): { files: PlannedFile[]; manifest: ReleaseManifest; domains: DomainSummary[] } {
+export function planRelease(o: ExportOptions, audit: AuditFigures | null = null): { files: PlannedFile[]; manifest: ReleaseManifest; domains: DomainSummary[] } {
   const generatedDir = o.generatedDir ?? "generated";
   const sourcesDir = o.sourcesDir ?? "sources";
   const collected = [...o.domains].sort().map((d) => collectDomain(d, generatedDir, sourcesDir));
@@ -100,7 +101,7 @@ export function planRelease(o: ExportOptions): { files: PlannedFile[]; manifest:
     models: { ...(o.models ?? Object.fromEntries(AGENT_ROLES.map((r) => [r, "deterministic"]))) },
   };
   const stats = releaseStats(domains);
-  files.push({ path: DATASHEET_FILE, bytes: Buffer.from(renderDatasheet(domains, stats, facts), "utf8") });
+  files.push({ path: DATASHEET_FILE, bytes: Buffer.from(renderDatasheet(domains, stats, facts, audit), "utf8") });
   refuseAbsolutePaths(files, [resolve(generatedDir), resolve(sourcesDir), process.cwd()]);
   const manifest = buildManifest(files, domains, stats, facts);
   return { files, manifest, domains };
@@ -116,7 +117,10 @@ export function exportRelease(options: ExportOptions): ExportResult {
   checkOptions(options);
   const dir = join(options.outRoot ?? join("generated", "releases"), options.name, options.version);
   if (existsSync(dir)) throw releaseExists(dir);
-  const { files, manifest } = planRelease(options);
+  // The datasheet states the audit's figures; the replays and violation traces do not depend on the
+  // datasheet, so a first audit of the release without them gives the figures the final one confirms.
+  const figures = options.verify === false ? null : preAudit(planRelease(options));
+  const { files, manifest } = planRelease(options, figures);
   files.push({ path: MANIFEST_FILE, bytes: Buffer.from(stableJson(manifest), "utf8") });
   let audit: AuditReport | null = null;
   publishRelease(dir, files, {
@@ -134,4 +138,19 @@ export function exportRelease(options: ExportOptions): ExportResult {
     },
   });
   return { dir, manifest, audit };
+}
+
+/** Audit a planned release in a temporary folder and keep its figures. */
+function preAudit(plan: { files: PlannedFile[]; manifest: ReleaseManifest }): AuditFigures {
+  const dir = mkdtempSync(join(tmpdir(), "release-preaudit-"));
+  try {
+    for (const f of [...plan.files, { path: MANIFEST_FILE, bytes: Buffer.from(stableJson(plan.manifest), "utf8") }]) {
+      mkdirSync(dirname(join(dir, f.path)), { recursive: true });
+      writeFileSync(join(dir, f.path), f.bytes);
+    }
+    const a = auditRelease(dir);
+    return { files: plan.files.length + 1, tasks: a.tasks, golden_passed: a.golden_passed, mutants: { total: a.mutants.total, killed: a.mutants.killed } };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
