@@ -40,6 +40,20 @@ export function printOutcome(outcome: BuildOutcome, json: boolean): void {
     const failed = d.records.filter((r) => r.status === "dropped" && !r.id).length;
     table.push([d.domain, "tasks", d.records.length, d.released, `${d.dropped} dropped${failed ? ` (${failed} slots found no executable design)` : ""}`]);
   }
+  for (const d of outcome.domains) {
+    const validated = d.records.filter((r) => r.validation);
+    const released = validated.filter((r) => r.status === "verified");
+    const mutants = released.flatMap((r) => r.validation?.mutants ?? []);
+    const killed = mutants.filter((m) => m.killed).length;
+    const byGate = new Map<string, number>();
+    for (const r of d.records.filter((x) => x.status === "dropped")) {
+      const gate = (r.reason ?? "design").split(":")[0]!.replace(/^duplicate of .*/, "duplicate");
+      byGate.set(gate, (byGate.get(gate) ?? 0) + 1);
+    }
+    process.stdout.write(
+      `${d.domain} gates: ${released.length} of ${d.records.length} task slot(s) pass every gate; violation traces ${killed}/${mutants.length} killed${mutants.length ? ` (${((100 * killed) / mutants.length).toFixed(1)}%)` : ""}; dropped by ${[...byGate].map(([g, n]) => `${g} ${n}`).join(", ") || "none"}\n`,
+    );
+  }
   const timing = new Table({ head: ["stage", "time", "stage cache hits", "model calls", "tokens in/out"] });
   for (const s of outcome.stats) timing.push([s.stage, `${(s.ms / 1000).toFixed(2)} s`, s.cache_hits, s.model_calls, `${s.tokens_in}/${s.tokens_out}`]);
   process.stdout.write(`${table.toString()}\n${timing.toString()}\nrun ${outcome.run}: ${outcome.domains.reduce((n, d) => n + d.released, 0)} task(s) released; stage cache ${outcome.cache.hits} hit(s), ${outcome.cache.misses} miss(es)\n`);
