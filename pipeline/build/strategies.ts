@@ -38,6 +38,15 @@ export function chooseStrategies(config: FoundryConfig, runtime: LlmRuntime | nu
   const fixed = DETERMINISTIC_BY_DESIGN.filter((r) => names[r] !== "deterministic" && config.models[r] !== undefined);
   if (fixed.length > 0) throw new FoundryError("STRATEGY_UNAVAILABLE", `${fixed.join(", ")} run deterministically by design (the world is declarative; gates never ask a model): remove their model setting`, { path: `models.${fixed[0]}` });
   for (const r of DETERMINISTIC_BY_DESIGN) names[r] = "deterministic";
+  const simulators = (["user-sim", "env-sim"] as const).filter((r) => config.models[r] !== undefined && config.models[r] !== "deterministic");
+  if (simulators.length > 0) {
+    throw new FoundryError(
+      "STRATEGY_UNAVAILABLE",
+      `${simulators.join(" and ")} ${simulators.length > 1 ? "take" : "takes"} part in agent evaluation, which this version does not include; the build's golden traces and probes use the scripted customer: remove the setting`,
+      { path: `models.${simulators[0]}` },
+      config.models[simulators[0] as "user-sim"],
+    );
+  }
   const model = (role: AgentRole, stage: string) => {
     if (names[role] === "deterministic") return null;
     const m = runtime?.chatModel({ role, stage });

@@ -1,0 +1,32 @@
+import { describe, expect, it } from "vitest";
+import { resolveConfig } from "../../pipeline/core/config.js";
+import { chooseStrategies } from "../../pipeline/build/strategies.js";
+import { FoundryError } from "../../pipeline/core/errors.js";
+
+const config = (models: Record<string, string>) => resolveConfig({ env: {}, cwd: "/nonexistent", flags: { models } });
+
+describe("strategy per role", () => {
+  it("is deterministic for every role by default", () => {
+    const s = chooseStrategies(config({}), null);
+    expect(Object.values(s.names).every((n) => n === "deterministic")).toBe(true);
+    expect(s.designer.constructor.name).toBe("DeterministicTaskDesigner");
+  });
+
+  it("refuses a model for a role that is deterministic by design, naming the role and the value", () => {
+    try {
+      chooseStrategies(config({ verifier: "openai:gpt-4.1" }), null);
+      expect.unreachable();
+    } catch (e) {
+      expect(FoundryError.is(e) && e.code).toBe("STRATEGY_UNAVAILABLE");
+      expect((e as FoundryError).location.path).toBe("models.verifier");
+    }
+  });
+
+  it("refuses a user-sim model in the build instead of silently ignoring it", () => {
+    expect(() => chooseStrategies(config({ "user-sim": "ollama:qwen3" }), null)).toThrow("user-sim takes part in agent evaluation");
+  });
+
+  it("asks the LLM runtime for a configured role's model and fails clearly when it has none", () => {
+    expect(() => chooseStrategies(config({ solver: "openai:gpt-4.1" }), null)).toThrow("a model is configured for solver but the LLM runtime could not provide it");
+  });
+});
