@@ -3,7 +3,7 @@ import type { RandomStream } from "../../core/random.js";
 import type { DesignResult, DomainContext, TaskDesigner } from "../types.js";
 import { WorldIndex } from "../plan/world-index.js";
 import { DomainRows, type Row } from "../plan/domain-rows.js";
-import { derivePlan, topicOf, type DerivedPlan, type NeededFact, type PlanUnit } from "../plan/derive-plan.js";
+import { derivePlan, type DerivedPlan, type NeededFact, type PlanUnit } from "../plan/derive-plan.js";
 import { toReferencePlan } from "../plan/actions.js";
 import { buildScenario } from "./scenario.js";
 import { documentsFor } from "./documents.js";
@@ -140,4 +140,3 @@ export function buildTask(
   };
 }
 
-export { topicOf };

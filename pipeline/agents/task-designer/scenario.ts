@@ -1,7 +1,7 @@
 import type { Scenario } from "../../schemas/index.js";
 import type { DomainContext } from "../types.js";
 import type { Row } from "../plan/domain-rows.js";
-import { topicOf, type DerivedPlan, type NeededFact, type PlanUnit } from "../plan/derive-plan.js";
+import type { DerivedPlan, NeededFact, PlanUnit } from "../plan/derive-plan.js";
 
 function lowerFirst(s: string): string {
   return s.charAt(0).toLowerCase() + s.slice(1);
@@ -45,4 +45,3 @@ export function buildScenario(ctx: DomainContext, customer: Row, units: readonly
   };
 }
 
-export { topicOf };
