@@ -2,17 +2,16 @@
 // pipeline/sources/ingest.ts (parse + outline + content-hash cache) against a bare remark parse
 // with the same plugins of the same texts, in the same run. Run: `node --import tsx bench/ingest.ts`
 // (`--write` rewrites the section of BENCHMARKS.md; `--docs N`, `--rounds N` change the size).
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, readdirSync } from "node:fs";
+import { writeBenchmarksSection } from "./benchmarks-section.js";
+import { mkdtempSync, readFileSync, rmSync, readdirSync } from "node:fs";
 import { availableParallelism, cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
 import Table from "cli-table3";
 import { createMarkdownParser } from "../pipeline/sources/markdown-parser.js";
 import { IngestCache, ingestDocuments, ingestDocumentsSync } from "../pipeline/sources/ingest.js";
 import { writeCorpus } from "./ingest-corpus.js";
 
-const BENCH_FILE = fileURLToPath(new URL("../BENCHMARKS.md", import.meta.url));
 const START = "<!-- ingest:start -->";
 const END = "<!-- ingest:end -->";
 
@@ -139,12 +138,7 @@ function writeSection(f: Figures): void {
     `The parallel figure includes starting the worker thread (0.4–0.7 s to load tsx and remark in it) and the worker's cold JIT; the calling thread parses from the first millisecond, so the start-up overlaps. Those account for its extra ${round1(f.ingest_parallel_cpu_ms - f.ingest_one_thread_cpu_ms)} ms of CPU over the one-thread run. On this 2-vCPU machine the gain over one thread is small: a one-thread Node process already keeps the second core partly busy with V8's background compiler and GC threads (\`time\` shows about 1.3 CPU-seconds per wall second for it), and other sessions' jobs shared the cores (load ${f.load_average_1m}). Re-ingesting costs the sha256 of each text plus a map lookup (or a small JSON read per document from the disk cache).`,
     END,
   ].join("\n");
-  const current = existsSync(BENCH_FILE) ? readFileSync(BENCH_FILE, "utf8") : "# Benchmarks\n";
-  const s = current.indexOf(START);
-  const e = current.indexOf(END);
-  const next = s >= 0 && e > s ? `${current.slice(0, s)}${body}${current.slice(e + END.length)}` : `${current.trimEnd()}\n\n${body}\n`;
-  writeFileSync(BENCH_FILE, next);
-  console.log(`updated ${BENCH_FILE}`);
+  writeBenchmarksSection(START, END, body);
 }
 
 async function main(): Promise<void> {

@@ -2,7 +2,7 @@
 // with better-sqlite3. Run: `node --import tsx bench/world-replay.ts` (add `--write` to update the
 // section of BENCHMARKS.md, `--runs N` to repeat it on a busy machine). One process, one core;
 // medians of interleaved timed rounds.
-import { readFileSync, writeFileSync, existsSync } from "node:fs";
+import { writeBenchmarksSection } from "./benchmarks-section.js";
 import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
 import os from "node:os";
@@ -20,7 +20,6 @@ import { runChecks } from "../validation/checks/index.js";
 import type { ToolCall } from "../pipeline/world/types.js";
 
 const WORLD_FILE = fileURLToPath(new URL("../tests/fixtures/world/world.yaml", import.meta.url));
-const BENCH_FILE = fileURLToPath(new URL("../BENCHMARKS.md", import.meta.url));
 
 /** The fixture world with generated row counts scaled up until the database is about 1 MB. */
 function scaledWorld(): WorldModel {
@@ -442,12 +441,7 @@ function writeSection(f: Figures): void {
     "Where the runtime's time goes (CPU profile of warm replays): about half is SQLite running the world's statements and the `_proposals` bookkeeping; change capture costs ~5 µs per changed row (triggers calling into JS with the row's old and new values); the rest is argument parsing, trace recording, the chained state hash and the event-by-event comparison.",
     END,
   ].join("\n");
-  const current = existsSync(BENCH_FILE) ? readFileSync(BENCH_FILE, "utf8") : "# Benchmarks\n";
-  const s = current.indexOf(START);
-  const e = current.indexOf(END);
-  const next = s >= 0 && e > s ? `${current.slice(0, s)}${body}${current.slice(e + END.length)}` : `${current.trimEnd()}\n\n${body}\n`;
-  writeFileSync(BENCH_FILE, next);
-  console.log(`updated ${BENCH_FILE}`);
+  writeBenchmarksSection(START, END, body);
 }
 
 main();

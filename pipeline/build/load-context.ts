@@ -2,6 +2,7 @@ import { join } from "node:path";
 import type { DomainCard, Sop } from "../schemas/index.js";
 import { FoundryError, formatIssue } from "../core/errors.js";
 import { loadDomain, type LoadedDomain } from "../sources/load-domain.js";
+import { knowledgeDocument } from "../sources/knowledge-document.js";
 import { loadWorld } from "../world/load-world.js";
 import { buildBaseState } from "../world/build-state.js";
 import type { KnowledgeDocument } from "../world/documents-tool.js";
@@ -10,7 +11,7 @@ import type { DomainContext } from "../world/domain-context.js";
 /** The agent's knowledge base: every loaded document version, in id then version order. */
 export function knowledgeBase(loaded: LoadedDomain): KnowledgeDocument[] {
   return loaded.documents
-    .map((d) => ({ id: d.meta.id, version: d.meta.version, title: d.meta.title, kind: d.meta.kind, effective_from: d.meta.effective_from, effective_to: d.meta.effective_to, scope: d.meta.scope, text: d.body }))
+    .map(knowledgeDocument)
     .sort((a, b) => a.id.localeCompare(b.id) || a.version.localeCompare(b.version, undefined, { numeric: true }));
 }
 

@@ -1,3 +1,4 @@
+import { knowledgeDocument } from "../../pipeline/sources/knowledge-document.js";
 import type { z } from "zod";
 import { cpSync, mkdirSync, readFileSync, writeFileSync, appendFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -85,16 +86,7 @@ export function buildReleaseFixture(root: string, variant: Variant = "a", mutant
   }
   const world = loadWorld(WORLD_FILE, "world.yaml");
   const base = buildBaseState(world, { seed: 7 });
-  const documents: KnowledgeDocument[] = loadDomain(join(sourcesDir, DOMAIN)).documents.map((d) => ({
-    id: d.meta.id,
-    version: d.meta.version,
-    title: d.meta.title,
-    kind: d.meta.kind,
-    effective_from: d.meta.effective_from,
-    effective_to: d.meta.effective_to,
-    scope: d.meta.scope,
-    text: d.body,
-  }));
+  const documents: KnowledgeDocument[] = loadDomain(join(sourcesDir, DOMAIN)).documents.map(knowledgeDocument);
   const gen = join(generatedDir, DOMAIN);
   write(join(gen, "world.json"), stableJson(world));
   write(join(gen, "initial-state.sqlite"), base.buffer);

@@ -1,3 +1,4 @@
+import { knowledgeDocument } from "../../pipeline/sources/knowledge-document.js";
 import { fileURLToPath } from "node:url";
 import { Task, type AcceptanceCheck, type PlanStep } from "../../pipeline/schemas/index.js";
 import { loadDomain } from "../../pipeline/sources/load-domain.js";
@@ -21,16 +22,7 @@ export function domain(): DomainContext {
   if (!loaded.card) throw new Error(`fixture card invalid: ${JSON.stringify(loaded.issues)}`);
   const sop = extractLoadedSync(loaded).sop;
   const world = loadWorld(`${DOMAIN_DIR}/world.yaml`, "world.yaml");
-  const documents: KnowledgeDocument[] = loaded.documents.map((d) => ({
-    id: d.meta.id,
-    version: d.meta.version,
-    title: d.meta.title,
-    kind: d.meta.kind,
-    effective_from: d.meta.effective_from,
-    effective_to: d.meta.effective_to,
-    scope: d.meta.scope,
-    text: d.body,
-  }));
+  const documents: KnowledgeDocument[] = loaded.documents.map(knowledgeDocument);
   cached = { card: loaded.card, sop, world, base: buildBaseState(world, { seed: loaded.card.generation.seed }), documents };
   return cached;
 }

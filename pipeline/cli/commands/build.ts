@@ -3,6 +3,7 @@ import Table from "cli-table3";
 import { parseModelFor, resolveConfig } from "../../core/config.js";
 import { runBuild, resumeBuild, type BuildOutcome } from "../../build/run-build.js";
 import { Progress } from "../../build/progress.js";
+import { dropCause } from "../../build/drop-cause.js";
 
 interface BuildFlags {
   domains?: string;
@@ -47,7 +48,7 @@ export function printOutcome(outcome: BuildOutcome, json: boolean): void {
     const killed = mutants.filter((m) => m.killed).length;
     const byGate = new Map<string, number>();
     for (const r of d.records.filter((x) => x.status === "dropped")) {
-      const gate = (r.reason ?? "design").split(":")[0]!.replace(/^duplicate of .*/, "duplicate");
+      const gate = dropCause(r.reason, "design");
       byGate.set(gate, (byGate.get(gate) ?? 0) + 1);
     }
     process.stdout.write(

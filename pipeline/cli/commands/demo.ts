@@ -7,6 +7,7 @@ import { resolveConfig } from "../../core/config.js";
 import { checkDomain, listDomainDirs } from "../../sources/check-sources.js";
 import { runBuild } from "../../build/run-build.js";
 import { Progress } from "../../build/progress.js";
+import { dropCause } from "../../build/drop-cause.js";
 import { checkSampleRelease, SAMPLE_RELEASE } from "../../build/sample-release.js";
 import { ValidationReport } from "../../schemas/index.js";
 import { readFileSync } from "node:fs";
@@ -54,7 +55,7 @@ export function registerDemo(program: Command): void {
         }
         const reasons = new Map<string, number>();
         for (const t of report.tasks.filter((x) => x.status === "dropped")) {
-          const why = ((t.drop_reason ?? "").split(":")[0] as string).replace(/^duplicate of .*/, "duplicate");
+          const why = dropCause(t.drop_reason);
           reasons.set(why, (reasons.get(why) ?? 0) + 1);
         }
         const designFailures = d.records.filter((r) => r.status === "dropped" && !r.id).length;
