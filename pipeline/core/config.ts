@@ -35,6 +35,8 @@ export const FoundryConfig = z
     max_retries: z.number().int().min(0).max(10).default(3).describe("Retries for 429, 5xx, timeouts and invalid structured output."),
     timeout_ms: z.number().int().min(100).default(60_000).describe("Time bound of one model call."),
     temperature: z.number().min(0).max(2).default(0).describe("Sampling temperature of every model."),
+    structured_output: z.enum(["native", "prompt"]).default("native").describe("native: the provider's structured output (JSON schema or a tool, via withStructuredOutput); prompt: the schema in the prompt only, for servers without it."),
+    num_ctx: z.number().int().min(512).nullable().default(null).describe("Context window of ollama: models (Ollama's num_ctx); null: the server's default."),
     cache_dir: z.string().default("generated/cache").describe("Where the response and parse caches live."),
   })
   .strict();
