@@ -4,6 +4,7 @@ import { dirname, join, resolve } from "node:path";
 import { stableJson } from "../core/canonical-json.js";
 import { AGENT_ROLES } from "../core/config.js";
 import { FoundryError } from "../core/errors.js";
+import { checkDomainIds } from "../core/domain-id.js";
 import { PIPELINE_VERSION } from "../core/version.js";
 import type { ReleaseManifest } from "../schemas/index.js";
 import { writeJsonSchemas } from "../schemas/json-schema.js";
@@ -57,12 +58,7 @@ function checkOptions(o: ExportOptions): void {
   if (!NAME.test(o.name)) throw new FoundryError("USAGE", "release name must be lowercase letters, digits, '-' or '_'", { path: "name" }, o.name);
   if (!VERSION.test(o.version)) throw new FoundryError("USAGE", "release version must be X.Y.Z", { path: "version" }, o.version);
   if (o.domains.length === 0) throw new FoundryError("USAGE", "a release needs at least one domain", { path: "domains" });
-  const seen = new Set<string>();
-  for (const d of o.domains) {
-    if (!NAME.test(d)) throw new FoundryError("USAGE", "domain ids are lowercase letters, digits, '-' or '_'", { path: "domains" }, d);
-    if (seen.has(d)) throw new FoundryError("USAGE", "domain listed twice", { path: "domains" }, d);
-    seen.add(d);
-  }
+  checkDomainIds(o.domains, "domains");
   if (o.seed !== undefined && !Number.isInteger(o.seed)) throw new FoundryError("USAGE", "seed must be an integer", { path: "seed" }, o.seed);
 }
 

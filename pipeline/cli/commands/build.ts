@@ -4,6 +4,7 @@ import { parseModelFor, resolveConfig } from "../../core/config.js";
 import { runBuild, resumeBuild, type BuildOutcome } from "../../build/run-build.js";
 import { Progress } from "../../build/progress.js";
 import { dropCause } from "../../build/drop-cause.js";
+import { parseDomainList } from "../../core/domain-id.js";
 
 interface BuildFlags {
   domains?: string;
@@ -81,7 +82,7 @@ export function registerBuild(program: Command): void {
     )
     .action(async (o: BuildFlags) => {
       const config = resolveConfig({ flags: flagsToConfig(o) });
-      const outcome = await runBuild({ config, domains: o.domains?.split(",").map((s) => s.trim()).filter(Boolean), paths: { sources: o.sources, sop: o.sop, generated: o.generated }, progress: Progress.auto(Boolean(o.json)), review: Boolean(o.review) });
+      const outcome = await runBuild({ config, domains: o.domains !== undefined ? parseDomainList(o.domains, "--domains") : undefined, paths: { sources: o.sources, sop: o.sop, generated: o.generated }, progress: Progress.auto(Boolean(o.json)), review: Boolean(o.review) });
       printOutcome(outcome, Boolean(o.json));
     });
   program

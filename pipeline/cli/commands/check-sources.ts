@@ -2,7 +2,8 @@ import type { Command } from "commander";
 import { formatIssue, FoundryError } from "../../core/errors.js";
 import { checkDomain, listDomainDirs } from "../../sources/check-sources.js";
 import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join, resolve } from "node:path";
+import { checkDomainId } from "../../core/domain-id.js";
 
 /** `synth check-sources [DIR...]`: validate domain folders; exit 1 when any problem is found. */
 export function registerCheckSources(program: Command): void {
@@ -20,6 +21,7 @@ export function registerCheckSources(program: Command): void {
       if (targets.length === 0) throw new FoundryError("USAGE", "no domain folders given and none found under sources/");
       for (const d of targets) {
         if (!existsSync(d)) throw new FoundryError("USAGE", "no such folder", { file: d });
+        checkDomainId(basename(resolve(d)), "dirs");
         if (!existsSync(join(d, "domain.yaml")) && !existsSync(join(d, "docs")) && !existsSync(join(d, "world.yaml"))) {
           throw new FoundryError("USAGE", "not a domain folder (no domain.yaml, world.yaml or docs/)", { file: d });
         }

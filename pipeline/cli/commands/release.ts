@@ -4,6 +4,7 @@ import type { Command } from "commander";
 import { AGENT_ROLES, modelFor, resolveConfig } from "../../core/config.js";
 import { FoundryError } from "../../core/errors.js";
 import { exportRelease } from "../../release/export-release.js";
+import { parseDomainList } from "../../core/domain-id.js";
 
 interface ReleaseFlags {
   version: string;
@@ -64,7 +65,7 @@ Examples:
   synth release demo --version 0.1.0 --revision 1c10af8 --out /tmp/releases`,
     )
     .action((name: string, flags: ReleaseFlags) => {
-      const domains = flags.domains !== undefined ? flags.domains.split(",").map((d) => d.trim()).filter((d) => d.length > 0) : generatedDomains(flags.generated);
+      const domains = flags.domains !== undefined ? parseDomainList(flags.domains, "--domains") : generatedDomains(flags.generated);
       if (domains.length === 0) throw new FoundryError("USAGE", `no domains given and no generated domain (with validation.json) under ${flags.generated}/`, { path: "--domains" });
       const config = resolveConfig({});
       const seed = parseSeed(flags.seed) ?? config.seed ?? undefined;

@@ -11,6 +11,7 @@ import { extractDomainSop } from "../../sop/extract-domain.js";
 import { LlmChunkAnswer } from "../../sop/llm-answer-schema.js";
 import { renderSopFiles } from "../../sop/sop-files.js";
 import { writeSopDir, type SopWriteReport } from "../../sop/write-sop-dir.js";
+import { checkDomainId } from "../../core/domain-id.js";
 
 interface SopFlags {
   force?: boolean;
@@ -22,7 +23,7 @@ interface SopFlags {
 
 function domainDir(arg: string, sources: string): string {
   if (existsSync(arg) && statSync(arg).isDirectory()) return arg;
-  const under = join(sources, arg);
+  const under = join(sources, checkDomainId(arg, "domain"));
   if (existsSync(under) && statSync(under).isDirectory()) return under;
   throw new FoundryError("USAGE", `no domain folder '${arg}' (nor ${under})`, { file: arg });
 }
