@@ -1,13 +1,12 @@
 import { spawnSync } from "node:child_process";
-import { readdirSync } from "node:fs";
+import { benchmarkScripts } from "./select-benchmarks.js";
 
 /**
- * `npm run bench`: every benchmark script in bench/, one after the other (never in parallel: they
- * measure this machine). Each prints its own table and exits non-zero when it misses its target.
+ * `npm run bench`: every benchmark script in bench/ (selectBenchmarks: helper modules are not
+ * benchmarks), one after the other (never in parallel: they measure this machine). Each prints its
+ * own table and exits non-zero when it misses its target.
  */
-const scripts = readdirSync(new URL(".", import.meta.url))
-  .filter((f) => f.endsWith(".ts") && f !== "run-all.ts" && !f.endsWith("-corpus.ts"))
-  .sort();
+const scripts = benchmarkScripts();
 let failed = 0;
 for (const s of scripts) {
   process.stdout.write(`\n=== bench/${s} ===\n`);

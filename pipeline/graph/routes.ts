@@ -1,11 +1,11 @@
 import type { BuildStateType } from "./state.js";
 
-/** Repair rounds allowed per build (the domain card's `repair_attempts` bounds each task further). */
-export const MAX_REPAIR_ROUNDS = 3;
-
-/** After verify: repair while some task failed and rounds remain, else calibrate. */
+/**
+ * After verify: repair while some task failed, else calibrate. The repair node drops a task whose
+ * domain card allows no further attempt (`generation.repair_attempts`), so the loop ends.
+ */
 export function afterVerify(s: BuildStateType): "repair" | "calibrate" {
-  return s.records.some((r) => r.status === "failed") && s.round < MAX_REPAIR_ROUNDS ? "repair" : "calibrate";
+  return s.records.some((r) => r.status === "failed") ? "repair" : "calibrate";
 }
 
 /** After repair: rewrite checks for re-designed tasks, re-solve for tasks whose checks changed. */

@@ -1,17 +1,16 @@
 import { join } from "node:path";
 import { contentHash, stableJson } from "../core/canonical-json.js";
 import { writeIfChanged } from "../build/artifact-files.js";
-import { services, type NodeConfig } from "../build/services.js";
+import { services, type BuildServices, type NodeConfig } from "../build/services.js";
 import type { BuildStateType, BuildUpdate } from "../graph/state.js";
 import { domainContext } from "./domain-context.js";
 
 /**
- * build environment: the world model becomes the domain's base initial state (serialized once) and
- * the knowledge base; both are written to `generated/<domain>/`, and the task slots are laid out.
+ * Write the domain's environment from `sources/<domain>/world.yaml` (through its DomainContext) into
+ * `generated/<domain>/`: world.json, the base initial state and the knowledge base; returns its
+ * hash and the task slots. Shared by build_environment and review_environment (after an edit).
  */
-export async function buildEnvironment(state: BuildStateType, config?: NodeConfig): Promise<BuildUpdate> {
-  const svc = services(config);
-  svc.onNode?.("build_environment");
+export function writeEnvironment(state: BuildStateType, svc: BuildServices): Pick<BuildUpdate, "worldHash" | "slots" | "stages"> {
   const ctx = domainContext(state, svc);
   const out = join(state.paths.generated, state.domain);
   writeIfChanged(join(out, "world.json"), stableJson(ctx.world));
@@ -24,4 +23,14 @@ export async function buildEnvironment(state: BuildStateType, config?: NodeConfi
     slots,
     stages: [{ stage: "build_environment", items_in: ctx.world.tables.length, items_out: ctx.world.operations.length, dropped: [] }],
   };
+}
+
+/**
+ * build environment: the world model becomes the domain's base initial state (serialized once) and
+ * the knowledge base; both are written to `generated/<domain>/`, and the task slots are laid out.
+ */
+export async function buildEnvironment(state: BuildStateType, config?: NodeConfig): Promise<BuildUpdate> {
+  const svc = services(config);
+  svc.onNode?.("build_environment");
+  return writeEnvironment(state, svc);
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { resolveConfig } from "../../pipeline/core/config.js";
 import { chooseStrategies } from "../../pipeline/build/strategies.js";
 import { FoundryError } from "../../pipeline/core/errors.js";
+import { demoConfig } from "../../pipeline/cli/commands/demo.js";
 
 const config = (models: Record<string, string>) => resolveConfig({ env: {}, cwd: "/nonexistent", flags: { models } });
 
@@ -28,5 +29,19 @@ describe("strategy per role", () => {
 
   it("asks the LLM runtime for a configured role's model and fails clearly when it has none", () => {
     expect(() => chooseStrategies(config({ solver: "openai:gpt-4.1" }), null)).toThrow("a model is configured for solver but the LLM runtime could not provide it");
+  });
+});
+
+describe("synth demo", () => {
+  it("runs every role deterministically with the cards' seeds whatever the environment configures", () => {
+    const env = { FOUNDRY_MODEL: "openai:gpt-x", FOUNDRY_MODEL_SOLVER: "anthropic:claude-x", FOUNDRY_MODEL_USER_SIM: "ollama:qwen3", FOUNDRY_SEED: "99" };
+    // What the demo used to run with: the environment's models (and no runtime here to serve them).
+    expect(() => chooseStrategies(resolveConfig({ env, cwd: "/nonexistent" }), null)).toThrow(FoundryError);
+    const c = demoConfig({ env, cwd: "/nonexistent" });
+    expect([c.model, c.models, c.seed]).toEqual(["deterministic", {}, null]);
+    const s = chooseStrategies(c, null);
+    expect(Object.entries(s.names)).toEqual(Object.keys(s.names).map((role) => [role, "deterministic"]));
+    expect(Object.keys(s.names).length).toBe(8);
+    expect([s.designer, s.rubricWriter, s.solver, s.repairer].map((x) => x.constructor.name)).toEqual(["DeterministicTaskDesigner", "DeterministicRubricWriter", "DeterministicSolver", "DeterministicRepairer"]);
   });
 });

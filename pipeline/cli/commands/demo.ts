@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { Command } from "commander";
 import Table from "cli-table3";
 import { formatIssue } from "../../core/errors.js";
-import { resolveConfig } from "../../core/config.js";
+import { resolveConfig, type FoundryConfig } from "../../core/config.js";
 import { checkDomain, listDomainDirs } from "../../sources/check-sources.js";
 import { runBuild } from "../../build/run-build.js";
 import { Progress } from "../../build/progress.js";
@@ -11,6 +11,15 @@ import { dropCause } from "../../build/drop-cause.js";
 import { checkSampleRelease, SAMPLE_RELEASE } from "../../build/sample-release.js";
 import { ValidationReport } from "../../schemas/index.js";
 import { readFileSync } from "node:fs";
+
+/**
+ * The demo's configuration: the resolved one (cache folder, retries…) with every role deterministic
+ * and each domain card's seed, whatever FOUNDRY_MODEL, FOUNDRY_MODEL_<ROLE>, FOUNDRY_SEED or the
+ * config file say: the demo promises no model and compares its release with the committed one.
+ */
+export function demoConfig(opts: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): FoundryConfig {
+  return { ...resolveConfig(opts), model: "deterministic", models: {}, seed: null };
+}
 
 /** `synth demo`: the offline showcase run by `npm run demo`. */
 export function registerDemo(program: Command): void {
@@ -39,7 +48,8 @@ export function registerDemo(program: Command): void {
         return;
       }
       const progress = Progress.auto(false);
-      const outcome = await runBuild({ config: resolveConfig({}), paths: { sources: opts.sources, generated: opts.generated }, progress });
+      process.stdout.write("synth demo: deterministic strategies for every role and each domain card's seed (model and seed settings are ignored)\n");
+      const outcome = await runBuild({ config: demoConfig(), paths: { sources: opts.sources, generated: opts.generated }, progress });
       const rows = outcome.domains.map((d) => {
         const stage = (name: string) => d.stages.find((s) => s.stage === name);
         const report = ValidationReport.parse(JSON.parse(readFileSync(join(opts.generated, d.domain, "validation.json"), "utf8")));
