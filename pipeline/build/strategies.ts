@@ -12,6 +12,20 @@ import { LlmRubricWriter } from "../agents/rubric-writer/llm.js";
 import { LlmSolver } from "../agents/solver/llm.js";
 import { LlmRepairer } from "../agents/repairer/llm.js";
 import { extractDomainSop } from "../sop/extract-domain.js";
+import { modelSettings, parseModelSpec, type ModelSettings } from "../llm/model-registry.js";
+
+/**
+ * The strategy descriptor of a model role: its spec and every setting that changes its answers,
+ * e.g. `openai:gpt-4.1 (temperature 0, base_url http://127.0.0.1:8000/v1, structured_output native)`.
+ * Part of the stage-cache key of every stage the role works in, and recorded in build reports.
+ */
+export function strategyDescriptor(spec: string, settings: ModelSettings): string {
+  const parts = [`temperature ${settings.temperature}`];
+  if (settings.base_url) parts.push(`base_url ${settings.base_url}`);
+  if (settings.num_ctx !== null) parts.push(`num_ctx ${settings.num_ctx}`);
+  parts.push(`structured_output ${settings.structured_output}`);
+  return `${spec} (${parts.join(", ")})`;
+}
 
 export interface Strategies {
   designer: TaskDesigner;
@@ -47,6 +61,15 @@ export function chooseStrategies(config: FoundryConfig, runtime: LlmRuntime | nu
       config.models[simulators[0] as "user-sim"],
     );
   }
+  // Before any work: a configured provider whose API key is missing is reported now, for every role
+  // at once, not as the first failing call of several parallel branches.
+  runtime?.preflight(BUILD_ROLES.filter((r) => names[r] !== "deterministic"));
+  // The descriptor of a model role holds everything that can change its answers, so a changed
+  // base URL, temperature or structured-output mode misses the stage cache as well as the response cache.
+  for (const r of BUILD_ROLES) {
+    const ref = names[r] === "deterministic" ? null : parseModelSpec(names[r] as string);
+    if (ref) names[r] = strategyDescriptor(ref.spec, modelSettings(config, ref));
+  }
   const model = (role: AgentRole, stage: string) => {
     if (names[role] === "deterministic") return null;
     const m = runtime?.chatModel({ role, stage });
@@ -58,13 +81,14 @@ export function chooseStrategies(config: FoundryConfig, runtime: LlmRuntime | nu
   const solverModel = model("solver", "solve");
   const repairModel = model("repairer", "repair");
   const extractorModel = model("sop-extractor", "extract_sop");
-  const llm = { maxAttempts: config.max_retries + 1, timeoutMs: config.timeout_ms * (config.max_retries + 2) };
+  // Retries and timeouts are the runtime's (one budget, `max_retries`); the strategies only choose how to ask.
+  const llm = { native: config.structured_output === "native" };
   return {
     designer: designerModel ? new LlmTaskDesigner({ model: designerModel, ...llm }) : new DeterministicTaskDesigner(),
     rubricWriter: rubricModel ? new LlmRubricWriter({ model: rubricModel, ...llm }) : new DeterministicRubricWriter(),
     solver: solverModel ? new LlmSolver({ model: solverModel }) : new DeterministicSolver(),
     repairer: repairModel ? new LlmRepairer({ model: repairModel, ...llm }) : new DeterministicRepairer(),
-    extractSop: (dir) => (extractorModel ? extractDomainSop(dir, { strategy: "llm", model: extractorModel }) : extractDomainSop(dir, {})),
+    extractSop: (dir) => (extractorModel ? extractDomainSop(dir, { strategy: "llm", model: extractorModel, llm: { concurrency: config.concurrency, ...llm } }) : extractDomainSop(dir, {})),
     names,
   };
 }

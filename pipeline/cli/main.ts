@@ -30,6 +30,12 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`synth: ${formatIssue(e.toIssue())}\n`);
       return e.code === "USAGE" ? EXIT.usage : EXIT.invalid;
     }
+    // Parallel branches that fail together arrive as one AggregateError: print each distinct cause.
+    if (e instanceof AggregateError && e.errors.length > 0) {
+      const lines = [...new Set(e.errors.map((x) => (FoundryError.is(x) ? formatIssue(x.toIssue()) : `internal error: ${(x as Error)?.stack ?? String(x)}`)))];
+      for (const line of lines) process.stderr.write(`synth: ${line}\n`);
+      return e.errors.every((x) => FoundryError.is(x)) ? EXIT.invalid : 70;
+    }
     process.stderr.write(`synth: internal error: ${(e as Error).stack ?? String(e)}\n`);
     return 70;
   }

@@ -5,7 +5,7 @@ import { contentHash } from "../core/canonical-json.js";
 import type { ModelRef, ModelSettings } from "./model-registry.js";
 
 /** Bumped whenever the key material or the stored value changes shape; old entries then simply miss. */
-export const CACHE_FORMAT_VERSION = 1;
+export const CACHE_FORMAT_VERSION = 2;
 
 /** Everything that can change a model's answer, and nothing else. */
 export interface CacheKeyInput {
@@ -20,6 +20,8 @@ export interface CacheKeyInput {
   schema?: unknown;
   /** Separates requests that must be sampled independently (e.g. run 2 of k). */
   variant?: string;
+  /** The structured answer asked for: its name, native or prompt-only, and schema. */
+  structured?: { name: string; native: boolean; schema: unknown };
 }
 
 function isZod(v: unknown): v is z.ZodType {
@@ -84,6 +86,7 @@ export function cacheKeyMaterial(input: CacheKeyInput): Record<string, unknown> 
     tools: (input.tools ?? []).map(toolKey),
     schema: input.schema === undefined ? null : keyable(input.schema),
     variant: input.variant ?? null,
+    structured: input.structured === undefined ? null : keyable(input.structured),
   };
 }
 

@@ -1,8 +1,32 @@
 import { getRetryable } from "@langchain/core/errors";
 
+/**
+ * A model answered, but not usably (no JSON, malformed JSON, wrong shape, a refusal). Retriable
+ * unless it is a refusal; `feedback` is what the model is told before it tries again.
+ */
+export class InvalidAnswerError extends Error {
+  constructor(
+    message: string,
+    readonly reason: "refusal" | "no_json" | "malformed_json" | "schema",
+    readonly feedback: string | null,
+  ) {
+    super(message);
+    this.name = "InvalidAnswerError";
+  }
+
+  get retriable(): boolean {
+    return this.reason !== "refusal";
+  }
+}
+
 /** Why a model call failed, and whether trying again can help. */
 export interface FailureClass {
-  kind: "rate-limit" | "server-error" | "timeout" | "connection" | "client-error" | "aborted" | "other";
+  /**
+   * The error class every message names: `rate_limit`, `server_error`, `timeout`, `connection`,
+   * `auth` (401/403, a missing key), `invalid_answer` (the model answered, but not usably),
+   * `client_error` (other 4xx), `aborted` (the caller cancelled), `other` (a bug).
+   */
+  kind: "rate_limit" | "server_error" | "timeout" | "connection" | "auth" | "invalid_answer" | "client_error" | "aborted" | "other";
   retriable: boolean;
   /** HTTP status, when the provider answered. */
   status?: number;
@@ -12,11 +36,13 @@ export interface FailureClass {
 
 /** FoundryError code reported when a call finally fails with this kind of failure. */
 export const FAILURE_CODES: Record<FailureClass["kind"], string> = {
-  "rate-limit": "LLM_RATE_LIMIT",
-  "server-error": "LLM_SERVER_ERROR",
+  rate_limit: "LLM_RATE_LIMIT",
+  server_error: "LLM_SERVER_ERROR",
   timeout: "LLM_TIMEOUT",
   connection: "LLM_CONNECTION",
-  "client-error": "LLM_REQUEST_REJECTED",
+  auth: "LLM_AUTH",
+  invalid_answer: "LLM_INVALID_ANSWER",
+  client_error: "LLM_REQUEST_REJECTED",
   aborted: "LLM_ABORTED",
   other: "LLM_ERROR",
 };
@@ -90,18 +116,20 @@ function namesOf(e: Bag): string[] {
 export function classifyError(error: unknown, nowMs: number = Date.now()): FailureClass {
   const e = asBag(error);
   if (!e) return { kind: "other", retriable: false };
+  if (error instanceof InvalidAnswerError) return { kind: "invalid_answer", retriable: error.retriable };
   const names = namesOf(e);
   if (names.includes("AbortError")) return { kind: "aborted", retriable: false };
   const status = statusOf(e);
   if (status !== undefined) {
     if (status === 429) {
-      if (codesOf(e).some((c) => QUOTA_CODES.has(c))) return { kind: "rate-limit", retriable: false, status };
+      if (codesOf(e).some((c) => QUOTA_CODES.has(c))) return { kind: "rate_limit", retriable: false, status };
       const retryAfterMs = parseRetryAfter(header(e, "retry-after"), nowMs);
-      return retryAfterMs === undefined ? { kind: "rate-limit", retriable: true, status } : { kind: "rate-limit", retriable: true, status, retryAfterMs };
+      return retryAfterMs === undefined ? { kind: "rate_limit", retriable: true, status } : { kind: "rate_limit", retriable: true, status, retryAfterMs };
     }
-    if (status >= 500) return { kind: "server-error", retriable: true, status };
+    if (status >= 500) return { kind: "server_error", retriable: true, status };
     if (status === 408) return { kind: "timeout", retriable: true, status };
-    return { kind: "client-error", retriable: false, status };
+    if (status === 401 || status === 403) return { kind: "auth", retriable: false, status };
+    return { kind: "client_error", retriable: false, status };
   }
   if (names.some((n) => TIMEOUT_NAMES.has(n))) return { kind: "timeout", retriable: true };
   if (codesOf(e).some((c) => CONNECTION_CODES.has(c)) || names.some((n) => CONNECTION_NAMES.has(n))) return { kind: "connection", retriable: true };

@@ -1,4 +1,5 @@
 import type { AIMessage, BaseMessageLike } from "@langchain/core/messages";
+import type { z } from "zod";
 import type { AgentRole } from "../core/config.js";
 
 /** Who is calling and what for: the accounting buckets a call is charged to. */
@@ -10,6 +11,18 @@ export interface CallSite {
   item?: string;
 }
 
+/**
+ * A structured answer the runtime checks inside its one retry loop: an answer that does not parse
+ * or fit `schema` is shown its error and retried within the same `max_retries` budget as a 429.
+ */
+export interface StructuredSpec {
+  schema: z.ZodType;
+  /** Name of the answer (the JSON Schema's name / the output tool's name), also used in messages. */
+  name: string;
+  /** true: the provider's own mechanism (LangChain `withStructuredOutput`: JSON schema or a tool); false: prompt only. */
+  native: boolean;
+}
+
 /** What the caller fixes for every call of a bound chat model. */
 export interface ModelBinding extends CallSite {
   /** Output schema (zod or JSON Schema): part of the cache key, so a schema change never replays an old answer. */
@@ -18,6 +31,8 @@ export interface ModelBinding extends CallSite {
   variant?: string;
   /** false: skip the response cache for these calls. Default true. */
   cache?: boolean;
+  /** Ask for a structured answer checked (and retried) inside the runtime. */
+  structured?: StructuredSpec;
 }
 
 /** One model call through the runtime. */

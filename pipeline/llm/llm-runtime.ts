@@ -1,5 +1,6 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
-import { AIMessage, coerceMessageLikeToMessage, type BaseMessage } from "@langchain/core/messages";
+import { AIMessage, coerceMessageLikeToMessage, HumanMessage, type BaseMessage } from "@langchain/core/messages";
+import { z } from "zod";
 import type { Runnable } from "@langchain/core/runnables";
 import type { AgentRole, FoundryConfig } from "../core/config.js";
 import { contentHash } from "../core/canonical-json.js";
@@ -8,9 +9,10 @@ import { RandomStream } from "../core/random.js";
 import { Accounting, type CallScope, type UsageSnapshot } from "./accounting.js";
 import { callWithTimeout } from "./call-timeout.js";
 import { cacheKeyMaterial } from "./cache-key.js";
-import { classifyError, FAILURE_CODES } from "./classify-error.js";
+import { classifyError, FAILURE_CODES, InvalidAnswerError } from "./classify-error.js";
+import { messageText, readStructuredAnswer } from "./answer-check.js";
 import type { LlmInvoker, LlmRequest, ModelBinding } from "./llm-request.js";
-import { ModelRegistry, modelRefFor, type ModelFactory, type ModelRef } from "./model-registry.js";
+import { ModelRegistry, modelRefFor, requiredKey, type ModelFactory, type ModelRef } from "./model-registry.js";
 import type { Price } from "./model-prices.js";
 import { ProviderQueues, type ProviderQueueStats } from "./provider-queue.js";
 import { rehydrateAnswer, ResponseCache, serializeAnswer, type ResponseCacheStats } from "./response-cache.js";
@@ -57,6 +59,11 @@ export interface LlmRuntime extends LlmInvoker {
    * AIMessage, identical whether fresh or cached. Errors are FoundryErrors (LLM_*), never cached.
    */
   invoke(request: LlmRequest): Promise<AIMessage>;
+  /**
+   * Before any work: every role in `roles` whose provider needs an API key that the environment
+   * lacks, reported together as one LLM_AUTH error (one missing key never hides another).
+   */
+  preflight(roles: readonly AgentRole[]): void;
   /** A LangChain chat model bound to a role, stage and item whose calls take the same path; null for a deterministic role. */
   chatModel(binding: ModelBinding): RuntimeChatModel | null;
   stats(): LlmStats;
@@ -64,7 +71,18 @@ export interface LlmRuntime extends LlmInvoker {
   close(): void;
 }
 
-function bindInner(model: BaseChatModel, ref: ModelRef, tools: readonly unknown[] | undefined, options: Record<string, unknown> | undefined): Runnable<BaseMessage[], unknown> {
+function bindInner(model: BaseChatModel, ref: ModelRef, request: LlmRequest): Runnable<BaseMessage[], unknown> {
+  const { tools, toolOptions: options, structured } = request;
+  if (structured?.native) {
+    if (typeof model.withStructuredOutput !== "function") {
+      throw new FoundryError("LLM_NO_STRUCTURED_OUTPUT", `model ${ref.spec} has no native structured output: set structured_output: prompt`, { path: "structured_output" }, ref.spec);
+    }
+    // A plain JSON Schema (not zod), so the provider's parser never throws on a bad answer: the
+    // raw message comes back and is checked below, where a bad answer is shown to the model.
+    const jsonSchema = z.toJSONSchema(structured.schema, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
+    const inner = model.withStructuredOutput(jsonSchema, { name: structured.name, includeRaw: true });
+    return inner.pipe((out: { raw: BaseMessage }) => out.raw) as unknown as Runnable<BaseMessage[], unknown>;
+  }
   if (tools?.length) {
     if (typeof model.bindTools !== "function") {
       throw new FoundryError("LLM_NO_TOOLS", `model ${ref.spec} cannot call tools`, { path: "model" }, ref.spec);
@@ -75,8 +93,17 @@ function bindInner(model: BaseChatModel, ref: ModelRef, tools: readonly unknown[
   return model as Runnable<BaseMessage[], unknown>;
 }
 
+/** The answer as text for the conversation that shows the model its error. */
+function replyText(m: AIMessage): string {
+  const text = messageText(m);
+  if (text !== "") return text;
+  const call = m.tool_calls?.[0] ?? m.invalid_tool_calls?.[0];
+  return call ? (typeof call.args === "string" ? call.args : JSON.stringify(call.args)) : "";
+}
+
 function finalError(e: unknown, ref: ModelRef, scope: CallScope): FoundryError {
   if (FoundryError.is(e)) return e;
+  if (e instanceof AttemptFailure && FoundryError.is(e.original)) return e.original;
   const failure = e instanceof AttemptFailure ? e.failure : classifyError(e);
   const attempts = e instanceof AttemptFailure ? e.attempts : 0;
   const original = e instanceof AttemptFailure ? e.original : e;
@@ -89,6 +116,15 @@ function finalError(e: unknown, ref: ModelRef, scope: CallScope): FoundryError {
   const err = new FoundryError(FAILURE_CODES[failure.kind], message, {}, value);
   Object.defineProperty(err, "cause", { value: original, enumerable: false });
   return err;
+}
+
+function passes(answer: AIMessage, spec: NonNullable<LlmRequest["structured"]>): boolean {
+  try {
+    readStructuredAnswer(answer, spec.schema, spec.name);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Create the LLM layer of one build. Nothing is shared between runtimes. */
@@ -130,20 +166,24 @@ export function createLlmRuntime(config: FoundryConfig, options: LlmRuntimeOptio
             ...(request.toolOptions ? { callOptions: request.toolOptions } : {}),
             ...(request.schemaForKey !== undefined ? { schema: request.schemaForKey } : {}),
             ...(request.variant !== undefined ? { variant: request.variant } : {}),
+            ...(request.structured ? { structured: { name: request.structured.name, native: request.structured.native, schema: request.structured.schema } } : {}),
           })
         : undefined;
       const key = material ? contentHash(material) : undefined;
       if (cache && key) {
         const hit = cache.get(key);
-        if (hit) {
+        // A stored answer that no longer passes its check (it cannot, unless the check changed) is a miss.
+        if (hit && (!request.structured || passes(hit, request.structured))) {
           accounting.count(scope, "cacheHits");
           return hit;
         }
       }
       let answer: AIMessage;
+      // The conversation of the next attempt: grows by the bad answer and its error when a structured answer fails its check.
+      let conversation = messages;
       try {
         const model = await registry.get(ref);
-        const runnable = bindInner(model, ref, request.tools, request.toolOptions);
+        const runnable = bindInner(model, ref, request);
         const raw = await queues.run(
           ref.provider,
           () =>
@@ -151,30 +191,53 @@ export function createLlmRuntime(config: FoundryConfig, options: LlmRuntimeOptio
               async () => {
                 accounting.count(scope, "modelCalls");
                 const started = now();
+                let reply: unknown;
                 try {
-                  return await callWithTimeout((signal) => runnable.invoke(messages, { signal }), config.timeout_ms, request.signal);
+                  reply = await callWithTimeout((signal) => runnable.invoke(conversation, { signal }), config.timeout_ms, request.signal);
                 } finally {
                   modelMs += now() - started;
                 }
+                if (!AIMessage.isInstance(reply) && !(reply as { type?: unknown })?.type) {
+                  throw new FoundryError("LLM_BAD_ANSWER", `${ref.spec} returned something that is not a chat message`, {}, { model: ref.spec, stage: request.stage });
+                }
+                // The same round trip a cache hit takes, so a fresh answer and its replay are identical.
+                const message = rehydrateAnswer(serializeAnswer(reply as AIMessage));
+                accounting.usage(scope, message.usage_metadata?.input_tokens ?? 0, message.usage_metadata?.output_tokens ?? 0);
+                if (request.structured) {
+                  try {
+                    readStructuredAnswer(message, request.structured.schema, request.structured.name);
+                  } catch (e) {
+                    if (e instanceof InvalidAnswerError && e.feedback !== null) conversation = [...conversation, new AIMessage(replyText(message)), new HumanMessage(e.feedback)];
+                    throw e;
+                  }
+                }
+                return message;
               },
               { policy, random, sleep, now, ...(request.signal ? { signal: request.signal } : {}), onRetry: () => accounting.count(scope, "retries") },
             ),
           request.signal,
         );
-        if (!AIMessage.isInstance(raw) && !(raw as { type?: unknown })?.type) {
-          throw new FoundryError("LLM_BAD_ANSWER", `${ref.spec} returned something that is not a chat message`, {}, { model: ref.spec, stage: request.stage });
-        }
-        // The same round trip a cache hit takes, so a fresh answer and its replay are identical.
-        answer = rehydrateAnswer(serializeAnswer(raw as AIMessage));
+        answer = raw;
       } catch (e) {
         const err = finalError(e, ref, scope);
         accounting.failure(scope, err.code);
         throw err;
       }
-      const usage = answer.usage_metadata;
-      accounting.usage(scope, usage?.input_tokens ?? 0, usage?.output_tokens ?? 0);
       if (cache && key && material) cache.put(key, ref.spec, material, answer);
       return answer;
+    },
+
+    preflight(roles) {
+      const env = options.env ?? process.env;
+      const missing = new Map<string, string[]>();
+      for (const role of roles) {
+        const ref = modelRefFor(config, role);
+        const key = ref ? requiredKey(config, ref) : null;
+        if (ref && key && !env[key]) missing.set(key, [...(missing.get(key) ?? []), `${role} (${ref.spec})`]);
+      }
+      if (missing.size === 0) return;
+      const parts = [...missing].map(([key, who]) => `${key} is not set, needed by ${who.join(", ")}`);
+      throw new FoundryError("LLM_AUTH", `${parts.join("; ")}: set the key, or base_url for a local OpenAI-compatible server`, { path: `models.${roles.find((r) => modelRefFor(config, r)) ?? "model"}` }, [...missing.keys()]);
     },
 
     chatModel(binding) {

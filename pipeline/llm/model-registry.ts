@@ -15,6 +15,25 @@ export interface ModelRef {
 /** Settings that change a model's output; they go into every cache key of that model. */
 export interface ModelSettings {
   temperature: number;
+  /** The server the requests go to (openai: `base_url`; ollama: `base_url` or its default); null: the provider's own. */
+  base_url: string | null;
+  /** Ollama's context window; null elsewhere or when unset. */
+  num_ctx: number | null;
+  /** How structured answers are asked for (config `structured_output`). */
+  structured_output: "native" | "prompt";
+}
+
+/** The output-relevant settings of `ref` under `config` (also the key material of both caches). */
+export function modelSettings(config: FoundryConfig, ref: ModelRef): ModelSettings {
+  const base = ref.provider === "openai" || ref.provider === "ollama" ? config.base_url : null;
+  return { temperature: config.temperature, base_url: base, num_ctx: ref.provider === "ollama" ? config.num_ctx : null, structured_output: config.structured_output };
+}
+
+/** Environment variable holding the API key a provider needs, or null when it needs none here. */
+export function requiredKey(config: FoundryConfig, ref: ModelRef): string | null {
+  if (ref.provider === "openai") return config.base_url ? null : "OPENAI_API_KEY";
+  if (ref.provider === "anthropic") return "ANTHROPIC_API_KEY";
+  return null;
 }
 
 /**
@@ -61,6 +80,11 @@ export function providerFields(config: FoundryConfig, ref: ModelRef, env: NodeJS
     if (!env.OPENAI_API_KEY) configuration.apiKey = "local-server";
     fields.configuration = configuration;
   }
+  if (ref.provider === "ollama") {
+    // Ollama's own API sits at the server root; its OpenAI-compatible one under /v1, which base_url may name.
+    if (config.base_url) fields.baseUrl = config.base_url.replace(/\/v1\/?$/, "");
+    if (config.num_ctx !== null) fields.numCtx = config.num_ctx;
+  }
   return fields;
 }
 
@@ -78,8 +102,8 @@ export class ModelRegistry {
   }
 
   /** Output-relevant settings of a model under this configuration. */
-  settings(_ref: ModelRef): ModelSettings {
-    return { temperature: this.#config.temperature };
+  settings(ref: ModelRef): ModelSettings {
+    return modelSettings(this.#config, ref);
   }
 
   /** The chat model of `ref` (created on first use). Creation failures are LLM_PROVIDER errors. */

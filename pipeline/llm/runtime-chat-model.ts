@@ -1,7 +1,7 @@
 import { BaseChatModel, type BaseChatModelCallOptions, type BindToolsInput } from "@langchain/core/language_models/chat_models";
 import { AIMessageChunk, type BaseMessage } from "@langchain/core/messages";
 import type { ChatResult } from "@langchain/core/outputs";
-import type { LlmInvoker, ModelBinding } from "./llm-request.js";
+import type { LlmInvoker, ModelBinding, StructuredSpec } from "./llm-request.js";
 
 // Call options that change the answer. Anything else a graph passes down (callbacks, thread ids,
 // run names) must stay out of the cache key, or every run would miss.
@@ -38,8 +38,17 @@ export class RuntimeChatModel extends BaseChatModel<BaseChatModelCallOptions, AI
     return new RuntimeChatModel(this.#runtime, this.binding, [...this.boundTools, ...tools], { ...this.boundOptions, ...(kwargs ?? {}) });
   }
 
-  /** A copy charged to another stage or item (same role, tools and options). */
-  forItem(change: { stage?: string; item?: string }): RuntimeChatModel {
+  /**
+   * A copy whose answers must be `spec`'s structured answer: the runtime asks the provider natively
+   * (or by prompt only) and checks every answer inside its one retry loop, so a bad answer is shown
+   * its error and retried within `max_retries` like any other failed attempt.
+   */
+  withStructured(spec: StructuredSpec): RuntimeChatModel {
+    return new RuntimeChatModel(this.#runtime, { ...this.binding, structured: spec }, this.boundTools, this.boundOptions);
+  }
+
+  /** A copy charged to another stage or item, or sampled apart by `variant` (run 2 of k); same role, tools and options. */
+  forItem(change: { stage?: string; item?: string; variant?: string }): RuntimeChatModel {
     return new RuntimeChatModel(this.#runtime, { ...this.binding, ...change }, this.boundTools, this.boundOptions);
   }
 

@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { contentHash } from "../core/canonical-json.js";
 import { stableJson } from "../core/canonical-json.js";
@@ -16,12 +17,28 @@ export async function extractSop(state: BuildStateType, config?: NodeConfig): Pr
   const svc = services(config);
   svc.onNode?.("extract_sop");
   const dir = join(state.paths.sources, state.domain);
-  const { value: extracted, hit } = await svc.cache.through("extract_sop", { sources: state.sourcesHash, strategy: svc.strategies["sop-extractor"] }, () => svc.extractSop(dir));
+  // An extraction with failed model calls is neither cached (the next build asks again) nor written
+  // under sop/ (the committed, reviewed SOP stays as it was); its failures are errors of this stage.
+  let failed: Sop | null = null;
+  const { value: extracted, hit } = await svc.cache
+    .through("extract_sop", { sources: state.sourcesHash, strategy: svc.strategies["sop-extractor"] }, async () => {
+      const out = await svc.extractSop(dir);
+      if (out.problems.some((p) => p.code === "SOP_LLM_FAILED")) {
+        failed = out;
+        throw new Error("extraction failed");
+      }
+      return out;
+    })
+    .catch((e: unknown) => {
+      if (failed) return { value: failed as Sop, hit: false };
+      throw e;
+    });
   const sopDir = join(state.paths.sop, state.domain);
-  const report = writeSopDir(sopDir, renderSopFiles(Sop.parse(extracted)));
-  const sop = readSopDir(sopDir);
-  writeIfChanged(join(state.paths.generated, state.domain, "sop.json"), stableJson(sop));
-  const errors = sop.problems.filter((p) => p.severity === "error");
+  const report = failed ? { kept: [] as string[] } : writeSopDir(sopDir, renderSopFiles(Sop.parse(extracted)));
+  // Later stages work from the reviewed SOP on disk; after a failed extraction, from that SOP if there is one.
+  const sop = !failed || existsSync(join(sopDir, "rules.json")) ? readSopDir(sopDir) : Sop.parse(extracted);
+  if (!failed) writeIfChanged(join(state.paths.generated, state.domain, "sop.json"), stableJson(sop));
+  const errors = [...(failed ? (failed as Sop).problems.filter((p) => p.code === "SOP_LLM_FAILED") : []), ...sop.problems.filter((p) => p.severity === "error")];
   svc.progress.emit({ event: "stage_done", domain: state.domain, stage: "extract_sop", done: sop.workflows.length, total: sop.workflows.length, cache_hits: hit ? 1 : 0, detail: `${sop.workflows.length} workflows, ${sop.rules.length} rules, ${errors.length} errors${report.kept.length ? `, kept ${report.kept.length} edited file(s)` : ""}` });
   return {
     // What later stages depend on: the procedures and rules, not the hash of the source bytes, so a

@@ -1,7 +1,7 @@
-import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { HumanMessage, SystemMessage } from "@langchain/core/messages";
 import PQueue from "p-queue";
-import { structuredCall } from "../llm/structured-output.js";
+import type { z } from "zod";
+import { structuredCall, type StructuredCallOptions } from "../llm/structured-output.js";
 import type { SopDecision, SopProblem, SopRule, SopStep, SopTransition, SopWorkflow } from "../schemas/sop.js";
 import { isClauseId } from "../sources/clause-id.js";
 import type { DocInput } from "./extract-context.js";
@@ -13,11 +13,14 @@ import { problem } from "./problems.js";
 import { tablesOfOperation, type WorldIndex } from "./world-index.js";
 
 export interface LlmExtractOptions {
-  model: Pick<BaseChatModel, "invoke">;
-  /** Calls per chunk at most, retries included (default 3). */
+  /** The extractor's model; a RuntimeChatModel brings the one retry budget and timeout of the configuration. */
+  model: StructuredCallOptions<z.ZodType>["model"];
+  /** Plain models only: calls per chunk at most, retries included (default 3). */
   maxAttempts?: number;
-  /** Time bound of one call in ms (default 60000). */
+  /** Plain models only: time bound of one call in ms (default 60000). */
   timeoutMs?: number;
+  /** Ask with the provider's own structured output (default false: the schema in the prompt). */
+  native?: boolean;
   /** Chunks in flight at once (default 4). */
   concurrency?: number;
   /** Largest chunk in characters (default 8000). */
@@ -181,8 +184,9 @@ export async function extractWithLlm(det: DeterministicResult, opts: LlmExtractO
           model: opts.model,
           schema: LlmChunkAnswer,
           name: `${job.doc.file} lines ${job.chunk.line_start}-${job.chunk.line_end}`,
-          maxAttempts: opts.maxAttempts ?? 3,
-          timeoutMs: opts.timeoutMs ?? 60_000,
+          native: opts.native ?? false,
+          ...(opts.maxAttempts !== undefined ? { maxAttempts: opts.maxAttempts } : {}),
+          ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}),
           messages: [system, new HumanMessage(`Document ${job.doc.meta.id} version ${job.doc.meta.version} ("${job.doc.meta.title}"), lines ${job.chunk.line_start}-${job.chunk.line_end}:\n\n${job.chunk.numbered}`)],
         }),
       ),
@@ -198,7 +202,8 @@ export async function extractWithLlm(det: DeterministicResult, opts: LlmExtractO
     const version = `${job.doc.meta.id}@${job.doc.meta.version}`;
     const site = { document: job.doc.meta.id, file: job.doc.file, line: job.chunk.line_start };
     if (!a.ok) {
-      out.problems.push(problem("SOP_LLM_FAILED", `lines ${job.chunk.line_start}-${job.chunk.line_end} were not extracted (${a.error.kind} after ${a.attempts} attempt${a.attempts === 1 ? "" : "s"}): ${a.error.message}`, site, "review"));
+      // An error, not a review note: the document is only partly read, so its SOP must not be written as if it were whole.
+      out.problems.push(problem("SOP_LLM_FAILED", `lines ${job.chunk.line_start}-${job.chunk.line_end} were not extracted (${a.error.kind} after ${a.attempts} attempt${a.attempts === 1 ? "" : "s"}): ${a.error.message}`, site, "error"));
       return;
     }
     for (const r of a.value.rules) {

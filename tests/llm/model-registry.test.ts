@@ -98,7 +98,15 @@ describe("real providers through initChatModel (no network)", () => {
       configuration: { baseURL: "http://127.0.0.1:8000/v1", apiKey: "local-server" },
     });
     expect(providerFields(config, ref, { OPENAI_API_KEY: "sk-real" }).configuration).toEqual({ baseURL: "http://127.0.0.1:8000/v1" });
-    expect(providerFields(config, parseModelSpec("ollama:qwen3") as ModelRef, {})).toEqual({ modelProvider: "ollama", temperature: 0.3, timeout: 5000, maxRetries: 0 });
+    expect(providerFields(config, parseModelSpec("ollama:qwen3") as ModelRef, {})).toEqual({ modelProvider: "ollama", temperature: 0.3, timeout: 5000, maxRetries: 0, baseUrl: "http://127.0.0.1:8000" });
+    expect(providerFields({ ...config, num_ctx: 16384 }, parseModelSpec("ollama:qwen3") as ModelRef, {})).toEqual({ modelProvider: "ollama", temperature: 0.3, timeout: 5000, maxRetries: 0, baseUrl: "http://127.0.0.1:8000", numCtx: 16384 });
+  });
+
+  it("creates a ChatOllama with base_url and num_ctx from the config", async () => {
+    const config = testConfig({ model: "ollama:qwen3", base_url: "http://127.0.0.1:11434", num_ctx: 8192 });
+    // initChatModel keeps the fields it will construct ChatOllama with in its default config.
+    const model = (await new ModelRegistry(config, { env: {} }).get(parseModelSpec("ollama:qwen3") as ModelRef)) as unknown as { _defaultConfig: Record<string, unknown> };
+    expect(model._defaultConfig).toMatchObject({ modelProvider: "ollama", baseUrl: "http://127.0.0.1:11434", numCtx: 8192 });
   });
 
   it("creates a ChatOpenAI pointed at base_url", async () => {

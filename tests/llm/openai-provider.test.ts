@@ -93,7 +93,7 @@ describe("runtime over ChatOpenAI with a scripted network", () => {
     const { call, requests, waits, runtime } = openaiRuntime([{ status: 400, body: { error: { message: "bad field 'x'", type: "invalid_request_error" } } }, completion("never")]);
     const err = await failure(call());
     expect(err.code).toBe("LLM_REQUEST_REJECTED");
-    expect(err.message).toBe("openai:gpt-4.1 failed for stage design, item task-1 after 1 attempt: client-error (HTTP 400): 400 bad field 'x'");
+    expect(err.message).toBe("openai:gpt-4.1 failed for stage design, item task-1 after 1 attempt: client_error (HTTP 400): 400 bad field 'x'");
     expect(err.value).toEqual({ model: "openai:gpt-4.1", stage: "design", item: "task-1", attempts: 1, status: 400 });
     expect(requests).toHaveLength(1);
     expect(waits).toEqual([]);
@@ -102,7 +102,7 @@ describe("runtime over ChatOpenAI with a scripted network", () => {
 
   it("never retries a 401", async () => {
     const { call, requests } = openaiRuntime([{ status: 401, body: { error: { message: "bad key" } } }, completion("never")]);
-    expect((await failure(call())).code).toBe("LLM_REQUEST_REJECTED");
+    expect((await failure(call())).code).toBe("LLM_AUTH");
     expect(requests).toHaveLength(1);
   });
 

@@ -14,7 +14,8 @@ import { RESPONSE_CACHE_FILE, ResponseCache } from "../../pipeline/llm/response-
 import { testConfig } from "./helpers.js";
 
 const ref = parseModelSpec("scripted:a") as ModelRef;
-const base = { ref, settings: { temperature: 0 }, messages: [new SystemMessage("You design tasks."), new HumanMessage("Design one.")] };
+const settings = { temperature: 0, base_url: null, num_ctx: null, structured_output: "native" as const };
+const base = { ref, settings, messages: [new SystemMessage("You design tasks."), new HumanMessage("Design one.")] };
 const lookup = tool(async () => "x", { name: "lookup", description: "Find a record", schema: z.object({ id: z.string() }) });
 
 describe("cache keys", () => {
@@ -22,7 +23,11 @@ describe("cache keys", () => {
     const k = cacheKey(base);
     expect(cacheKey({ ...base, messages: [new SystemMessage("You design tasks."), new HumanMessage("Design one.")] })).toBe(k);
     const variants = [
-      cacheKey({ ...base, settings: { temperature: 0.7 } }),
+      cacheKey({ ...base, settings: { ...settings, temperature: 0.7 } }),
+      cacheKey({ ...base, settings: { ...settings, base_url: "http://127.0.0.1:9/v1" } }),
+      cacheKey({ ...base, settings: { ...settings, num_ctx: 8192 } }),
+      cacheKey({ ...base, settings: { ...settings, structured_output: "prompt" } }),
+      cacheKey({ ...base, structured: { name: "answer", native: true, schema: z.object({ answer: z.string() }) } }),
       cacheKey({ ...base, ref: parseModelSpec("scripted:b") as ModelRef }),
       cacheKey({ ...base, ref: parseModelSpec("other:a") as ModelRef }),
       cacheKey({ ...base, messages: [new SystemMessage("You design tasks."), new HumanMessage("Design two.")] }),

@@ -9,12 +9,12 @@ const httpError = (status: number, extra: Record<string, unknown> = {}) => Objec
 
 describe("classifyError", () => {
   it("retries 429, 5xx, 408, timeouts and connection failures", () => {
-    expect(classifyError(httpError(429))).toEqual({ kind: "rate-limit", retriable: true, status: 429 });
-    expect(classifyError(httpError(500))).toEqual({ kind: "server-error", retriable: true, status: 500 });
-    expect(classifyError(httpError(529))).toEqual({ kind: "server-error", retriable: true, status: 529 });
+    expect(classifyError(httpError(429))).toEqual({ kind: "rate_limit", retriable: true, status: 429 });
+    expect(classifyError(httpError(500))).toEqual({ kind: "server_error", retriable: true, status: 500 });
+    expect(classifyError(httpError(529))).toEqual({ kind: "server_error", retriable: true, status: 529 });
     expect(classifyError(httpError(408))).toEqual({ kind: "timeout", retriable: true, status: 408 });
-    expect(classifyError({ response: { status: 502 } })).toEqual({ kind: "server-error", retriable: true, status: 502 });
-    expect(classifyError(Object.assign(new Error("x"), { status_code: 503 }))).toEqual({ kind: "server-error", retriable: true, status: 503 });
+    expect(classifyError({ response: { status: 502 } })).toEqual({ kind: "server_error", retriable: true, status: 502 });
+    expect(classifyError(Object.assign(new Error("x"), { status_code: 503 }))).toEqual({ kind: "server_error", retriable: true, status: 503 });
     expect(classifyError(new LlmTimeoutError(100))).toEqual({ kind: "timeout", retriable: true });
     expect(classifyError(Object.assign(new Error("socket hang up"), { code: "ECONNRESET" }))).toEqual({ kind: "connection", retriable: true });
     expect(classifyError(new TypeError("fetch failed"))).toEqual({ kind: "connection", retriable: true });
@@ -23,9 +23,10 @@ describe("classifyError", () => {
   });
 
   it("never retries 400, 401, 403, 404, aborts, quota exhaustion or unknown errors", () => {
-    for (const status of [400, 401, 403, 404]) expect(classifyError(httpError(status))).toEqual({ kind: "client-error", retriable: false, status });
+    for (const status of [400, 404, 422]) expect(classifyError(httpError(status))).toEqual({ kind: "client_error", retriable: false, status });
+    for (const status of [401, 403]) expect(classifyError(httpError(status))).toEqual({ kind: "auth", retriable: false, status });
     expect(classifyError(Object.assign(new Error("stop"), { name: "AbortError" }))).toEqual({ kind: "aborted", retriable: false });
-    expect(classifyError(httpError(429, { code: "insufficient_quota" }))).toEqual({ kind: "rate-limit", retriable: false, status: 429 });
+    expect(classifyError(httpError(429, { code: "insufficient_quota" }))).toEqual({ kind: "rate_limit", retriable: false, status: 429 });
     expect(classifyError(new Error("bug in a prompt builder"))).toEqual({ kind: "other", retriable: false });
     expect(classifyError("a string")).toEqual({ kind: "other", retriable: false });
   });
@@ -42,7 +43,7 @@ describe("classifyError", () => {
 describe("retryDelay", () => {
   it("grows exponentially with equal jitter from the seeded stream, capped", () => {
     const policy = { retries: 5, baseDelayMs: 1000, maxDelayMs: 4000 };
-    const server = { kind: "server-error" as const, retriable: true };
+    const server = { kind: "server_error" as const, retriable: true };
     const a = new RandomStream(7);
     const b = new RandomStream(7);
     const delays = [1, 2, 3, 4].map((n) => retryDelay(n, server, policy, a));
@@ -57,8 +58,8 @@ describe("retryDelay", () => {
   it("uses the provider's Retry-After as given, up to the cap", () => {
     const policy = { retries: 1, maxRetryAfterMs: 10_000 };
     const random = new RandomStream(1);
-    expect(retryDelay(1, { kind: "rate-limit", retriable: true, retryAfterMs: 2500 }, policy, random)).toBe(2500);
-    expect(retryDelay(1, { kind: "rate-limit", retriable: true, retryAfterMs: 99_000 }, policy, random)).toBe(10_000);
+    expect(retryDelay(1, { kind: "rate_limit", retriable: true, retryAfterMs: 2500 }, policy, random)).toBe(2500);
+    expect(retryDelay(1, { kind: "rate_limit", retriable: true, retryAfterMs: 99_000 }, policy, random)).toBe(10_000);
   });
 });
 
@@ -76,7 +77,7 @@ describe("withRetry", () => {
     ).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AttemptFailure);
     expect((err as AttemptFailure).attempts).toBe(4);
-    expect((err as AttemptFailure).failure).toEqual({ kind: "server-error", retriable: true, status: 503 });
+    expect((err as AttemptFailure).failure).toEqual({ kind: "server_error", retriable: true, status: 503 });
     expect(calls).toBe(4);
     expect(waits).toHaveLength(3);
     expect(events.map((e) => [e.attempt, e.delayMs])).toEqual(waits.map((w, i) => [i + 1, w]));

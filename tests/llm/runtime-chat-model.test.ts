@@ -85,16 +85,19 @@ describe("RuntimeChatModel", () => {
     expect(Object.keys(runtime.stats().usage.byItem)).toEqual(["ep-1", "ep-2"]);
   });
 
-  it("sits under structuredCall: the corrected answer and its retry go through the runtime and replay from the cache", async () => {
+  it("sits under structuredCall: the bad answer is retried inside the runtime's one loop, and the corrected answer replays from the cache", async () => {
     const Rule = z.object({ id: z.string(), limit: z.number() });
     const inner = fakeModel().respond(new AIMessage('{"id": "R-1"}')).respond(new AIMessage('{"id": "R-1", "limit": 5000}'));
     const cache = new ResponseCache(":memory:");
     const runtime = createLlmRuntime(testConfig({ model: "scripted:extractor" }), { cache, modelFactory: () => inner });
     const model = runtime.chatModel({ role: "sop-extractor", stage: "extract", item: "doc-1", schemaForKey: Rule }) as RuntimeChatModel;
-    const ask = () => structuredCall({ model, schema: Rule, messages: [new HumanMessage("Extract the rule.")], maxAttempts: 3, name: "rule" });
-    expect(await ask()).toMatchObject({ ok: true, value: { id: "R-1", limit: 5000 }, attempts: 2 });
-    expect(await ask()).toMatchObject({ ok: true, value: { id: "R-1", limit: 5000 }, attempts: 2 });
+    const ask = () => structuredCall({ model, schema: Rule, messages: [new HumanMessage("Extract the rule.")], name: "rule" });
+    expect(await ask()).toEqual({ ok: true, value: { id: "R-1", limit: 5000 } });
+    expect(await ask()).toEqual({ ok: true, value: { id: "R-1", limit: 5000 } });
     expect(inner.callCount).toBe(2);
-    expect(runtime.stats().usage.byItem["doc-1"]).toMatchObject({ requests: 4, cacheHits: 2, modelCalls: 2 });
+    // The second model call saw the bad answer and its schema error.
+    expect(inner.calls[1]?.messages.map((m) => m.getType())).toEqual(["human", "human", "ai", "human"]);
+    expect(runtime.stats().usage.byItem["doc-1"]).toMatchObject({ requests: 2, cacheHits: 1, modelCalls: 2, retries: 1 });
+    await expect(structuredCall({ model, schema: Rule, messages: [new HumanMessage("x")], maxAttempts: 3 })).rejects.toThrow(RangeError);
   });
 });

@@ -73,7 +73,7 @@ function scripted() {
     tries.set(key, n);
     if (key === "zz-prose 8-11") return new AIMessage(RULES_8_11);
     if (key === "zz-prose 12-15") return new AIMessage(n === 1 ? '{"rules": [' : `\`\`\`json\n${PROC_12_15}\n\`\`\``);
-    if (key === "zz-prose 16-18") return new AIMessage("I cannot help with that.");
+    if (key === "zz-prose 16-18") return new AIMessage("REFUSE: I cannot help with that.");
     return new AIMessage(EMPTY);
   };
   const model = fakeModel();
@@ -139,7 +139,7 @@ describe("LLM SOP extraction", () => {
       ["SOP_LLM_UNCERTAIN", 10, "review"],
       ["SOP_LLM_PROVENANCE", 12, "review"],
       ["SOP_LLM_UNKNOWN_OPERATION", 14, "review"],
-      ["SOP_LLM_FAILED", 16, "review"],
+      ["SOP_LLM_FAILED", 16, "error"],
     ]);
     expect(out.problems[4]?.message).toBe("lines 16-18 were not extracted (refusal after 1 attempt): docs/zz-prose.md lines 16-18: the model refused: I cannot help with that.");
   });
@@ -150,7 +150,8 @@ describe("LLM SOP extraction", () => {
     expect(sop.strategy).toBe("llm");
     expect(sop.workflows.map((w) => w.id)).toEqual(["payment-release", "refund-request"]);
     expect(sop.rules.filter((r) => r.document === "zz-prose").map((r) => r.id)).toEqual(["zz-prose:L10", "zz-prose:L10.2", "zz-prose:L12"]);
-    expect(sop.problems.filter((p) => p.severity === "error")).toEqual([]);
+    // The refused chunk is an error: the document was only partly read.
+    expect(sop.problems.filter((p) => p.severity === "error").map((p) => p.code)).toEqual(["SOP_LLM_FAILED"]);
     expect(sop.problems).toHaveLength(5);
   });
 

@@ -37,11 +37,13 @@ describe("structuredCall", () => {
     );
   });
 
-  it("stops at an explicit refusal without retrying", async () => {
-    const model = fakeModel().respond(new AIMessage("I'm sorry, but I can't help with that request.")).respond(new AIMessage('{"name": "x", "count": 1}'));
+  it("stops at the explicit refusal marker without retrying; prose that sounds like a refusal is retried", async () => {
+    const model = fakeModel().respond(new AIMessage("REFUSE: I can't help with that request.")).respond(new AIMessage('{"name": "x", "count": 1}'));
     const r = await structuredCall({ model, schema: Answer, messages: ask, name: "chunk 1" });
-    expect(r).toEqual({ ok: false, attempts: 1, error: { kind: "refusal", message: "chunk 1: the model refused: I'm sorry, but I can't help with that request." } });
+    expect(r).toEqual({ ok: false, attempts: 1, error: { kind: "refusal", message: "chunk 1: the model refused: I can't help with that request." } });
     expect(model.callCount).toBe(1);
+    const prose = fakeModel().respond(new AIMessage("I'm sorry, but I can't help with that request.")).respond(new AIMessage('{"name": "x", "count": 1}'));
+    expect(await structuredCall({ model: prose, schema: Answer, messages: ask })).toEqual({ ok: true, value: { name: "x", count: 1 }, attempts: 2 });
   });
 
   it("treats a provider refusal field as a refusal", async () => {

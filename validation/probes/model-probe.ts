@@ -1,5 +1,98 @@
+import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import { HumanMessage, SystemMessage } from "@langchain/core/messages";
 import type { Task, Trace } from "../../pipeline/schemas/index.js";
 import { FoundryError } from "../../pipeline/core/errors.js";
+import { runAgentLoop, type AgentLoopResult, type LoopTool } from "../../pipeline/llm/agent-loop.js";
+import { applyOverlay } from "../../pipeline/world/build-state.js";
+import { Episode } from "../../pipeline/world/episode.js";
+import { ScriptedCustomer } from "../../pipeline/world/customer-sim.js";
+import { agentToolSpecs } from "../../pipeline/world/standard-tools.js";
+import { compileWorld } from "../../pipeline/world/compile-world.js";
+import type { DomainContext } from "../../pipeline/world/domain-context.js";
+
+/** System prompt of a model agent working a task (the llm solver and the model probes). */
+export const AGENT_PROMPT = `You are a professional agent serving a customer. Work only through the tools. Read the
+applicable documents (search_documents, read_document): follow the version in force on the task's
+date and in scope for this customer, never a superseded or out-of-scope one. Follow the procedure's
+steps in order. Ask the customer (ask_customer) for any detail only they know before you use it.
+When a step needs the customer's approval, make the proposal with the tool that proposes it, then
+call request_approval with the proposal id. Use wait when something is pending. Call finish when the
+customer's request is complete.`;
+
+/** Tools of the conversation itself, beside the world's. */
+export const DIALOGUE_TOOLS: LoopTool[] = [
+  { name: "ask_customer", description: "Say something to the customer and get their answer.", parameters: { type: "object", properties: { message: { type: "string" } }, required: ["message"], additionalProperties: false } },
+  { name: "request_approval", description: "Ask the customer to approve a proposal, by its id.", parameters: { type: "object", properties: { proposal_id: { type: "string" } }, required: ["proposal_id"], additionalProperties: false } },
+  { name: "finish", description: "End the conversation: the request is complete (or cannot be done).", parameters: { type: "object", properties: { summary: { type: "string" } }, required: ["summary"], additionalProperties: false } },
+];
+
+/** One episode of a model agent: its trace, whether it called finish, and the loop's figures. */
+export interface ModelEpisode {
+  trace: Trace;
+  finished: boolean;
+  loop: AgentLoopResult;
+}
+
+/**
+ * Run a model agent on a task through the agent loop: the world's tools plus the dialogue tools,
+ * the scripted customer answering, the episode recorded as a trace. `withReferencePlan` shows the
+ * model the reference plan (the aided runs of a model probe).
+ */
+export async function runModelEpisode(
+  ctx: DomainContext,
+  task: Task,
+  model: Pick<BaseChatModel, "bindTools">,
+  options: { role: Trace["role"]; label: string; withReferencePlan?: boolean; maxNudges?: number },
+): Promise<ModelEpisode> {
+  const initial = task.initial_state.length > 0 ? applyOverlay(ctx.base, ctx.world, task.initial_state, `task ${task.id}`) : ctx.base;
+  const episode = Episode.open(initial, ctx.world, { task, documents: ctx.documents, role: options.role, label: options.label, seed: ctx.card.generation.seed });
+  try {
+    const customer = new ScriptedCustomer(task, episode);
+    customer.open();
+    const plan = options.withReferencePlan ? `\nReference plan:\n${task.reference_plan.map((p) => `${p.step}. ${p.operation} ${JSON.stringify(p.args)}`).join("\n")}` : "";
+    const loop = await runAgentLoop({
+      model,
+      tools: [...agentToolSpecs(compileWorld(ctx.world)), ...DIALOGUE_TOOLS],
+      messages: [new SystemMessage(AGENT_PROMPT), new HumanMessage(`Date: ${task.as_of}. Customer ${task.customer_id} says: ${task.scenario.opening_request}${plan}`)],
+      maxTurns: task.max_turns,
+      ...(options.maxNudges !== undefined ? { maxNudges: options.maxNudges } : {}),
+      execute: (call) => (call.name === "finish" ? { content: { ok: true }, done: true } : { content: runTool(episode, customer, call.name, call.args) }),
+    });
+    return { trace: episode.finish(), finished: loop.outcome === "done", loop };
+  } finally {
+    episode.close();
+  }
+}
+
+/** One tool call on the episode: the dialogue tools through the scripted customer, the rest as world operations. */
+function runTool(episode: Episode, customer: ScriptedCustomer, name: string, args: Record<string, unknown>): unknown {
+  if (name === "ask_customer") return { customer: customer.answer(String(args.message ?? "")).reply.text };
+  if (name === "request_approval") {
+    const r = customer.approve(String(args.proposal_id ?? ""));
+    return r.outcome ? { approved: r.outcome.status === "executed", result: r.outcome.result } : { approved: false, customer: r.reply?.text };
+  }
+  const outcome = episode.invoke({ name, args, actor: "agent" });
+  if (outcome.status !== "executed") return { status: outcome.status, error: outcome.result, reason: outcome.reason };
+  return outcome.proposal_id ? { proposal_id: outcome.proposal_id, result: outcome.result } : outcome.result;
+}
+
+/** A chat model that can be charged to a task and sampled apart per run (the runtime's RuntimeChatModel). */
+export type ProbeModel = Pick<BaseChatModel, "bindTools"> & { forItem?(change: { item: string; variant: string }): Pick<BaseChatModel, "bindTools"> };
+
+/**
+ * A model probe on the agent loop: each run is a fresh episode. With a runtime model every run is
+ * its own cache `variant`, so run 2 of k is sampled, not replayed from run 1.
+ */
+export function modelAgentProbe(name: string, ctx: DomainContext, model: ProbeModel): ModelProbe {
+  return {
+    name,
+    run: async (task, { withReferencePlan, attempt }) => {
+      const label = `${name}/${withReferencePlan ? "aided" : "unaided"}-${attempt}`;
+      const m = typeof model.forItem === "function" ? model.forItem({ item: task.id, variant: label }) : model;
+      return (await runModelEpisode(ctx, task, m, { role: "probe", label, withReferencePlan })).trace;
+    },
+  };
+}
 
 /**
  * A model-driven probe, when a model is configured: an agent run on the task `k` times without the

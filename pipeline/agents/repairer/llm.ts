@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Task } from "../../schemas/index.js";
+import type { Task, Trace } from "../../schemas/index.js";
 import type { Diagnosis, DomainContext, RepairResult, Repairer } from "../types.js";
 import { askModel, type LlmStrategyOptions } from "../llm/structured.js";
 
@@ -11,11 +11,17 @@ const Decision = z
   })
   .meta({ title: "repair_decision" });
 
-export const REPAIRER_PROMPT = `You repair benchmark tasks that failed a validation gate. You get the task's checks and the
-diagnosis (gate, check, event, detail). If the golden trace follows the procedure and a process or
+export const REPAIRER_PROMPT = `You repair benchmark tasks that failed a validation gate. You get the task's checks, the
+golden trace (the recorded reference episode, event by event) and the failing gate's diagnosis
+(gate, check, event, detail, code). If the golden trace follows the procedure and a process or
 protection check fails on it, that check asserts more than the rules require: remove it. A failing
 goal, a task that cannot be solved, or a do-nothing trace that passes cannot be repaired by removing
 a check: drop the task.`;
+
+/** The golden trace as numbered lines the diagnosis's `event` points into. */
+function goldenListing(trace: Trace): string {
+  return trace.events.map((e) => JSON.stringify(e)).join("\n");
+}
 
 /** The repairer's llm strategy: a repair prompt carrying the diagnosis; the decision is applied and re-verified. */
 export class LlmRepairer implements Repairer {
@@ -24,9 +30,15 @@ export class LlmRepairer implements Repairer {
     this.#opts = opts;
   }
 
-  async repair(_ctx: DomainContext, task: Task, diagnosis: Diagnosis): Promise<RepairResult | null> {
-    const checks = [...task.checks.goal, ...task.checks.process, ...task.checks.protection].map((c) => `${c.id} [${c.group}] ${c.kind}: ${c.description}`).join("\n");
-    const d = await askModel("repairer", this.#opts, Decision, REPAIRER_PROMPT, `Task ${task.id}: ${task.objective}\nChecks:\n${checks}\nDiagnosis: ${JSON.stringify(diagnosis)}`);
+  async repair(_ctx: DomainContext, task: Task, diagnosis: Diagnosis, _attempt: number, golden: Trace | null): Promise<RepairResult | null> {
+    const checks = [...task.checks.goal, ...task.checks.process, ...task.checks.protection].map((c) => `${c.id} [${c.group}] ${c.kind} ${JSON.stringify(c.params)}: ${c.description}`).join("\n");
+    const user = [
+      `Task ${task.id}: ${task.objective}`,
+      `Checks:\n${checks}`,
+      `Golden trace:\n${golden ? goldenListing(golden) : "none: the task has not been solved (a task that cannot be solved cannot be repaired by removing a check)"}`,
+      `Failing gate's diagnosis: ${JSON.stringify(diagnosis)}`,
+    ].join("\n\n");
+    const d = await askModel("repairer", this.#opts, Decision, REPAIRER_PROMPT, user, task.id);
     if (d.action === "drop_task" || !d.check) return null;
     for (const group of ["process", "protection"] as const) {
       if (!task.checks[group].some((c) => c.id === d.check)) continue;

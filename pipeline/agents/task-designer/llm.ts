@@ -9,6 +9,9 @@ import { DeterministicTaskDesigner, buildTask, isCurrent, namedCustomers } from 
 import { askModel, type LlmStrategyOptions } from "../llm/structured.js";
 import { TASK_DESIGNER_PROMPT } from "./prompt.js";
 
+/** Customer voices the seeded variation picks from. */
+const VOICES = ["brisk and to the point", "polite and detailed", "anxious about deadlines", "formal and precise", "informal and chatty", "sceptical, asks why"] as const;
+
 const Choice = z
   .object({
     units: z.array(z.number().int().min(0)).min(1).max(3).describe("Indexes of the chosen units, in the order the agent should handle them."),
@@ -30,7 +33,7 @@ export class LlmTaskDesigner implements TaskDesigner {
     this.#opts = opts;
   }
 
-  async design(ctx: DomainContext, slot: number, _rng: RandomStream): Promise<DesignResult> {
+  async design(ctx: DomainContext, slot: number, rng: RandomStream): Promise<DesignResult> {
     const index = new WorldIndex(ctx.world);
     const rows = new DomainRows(ctx, index);
     try {
@@ -44,10 +47,20 @@ export class LlmTaskDesigner implements TaskDesigner {
       const units = this.#units.feasibleUnits(ctx, index, rows, workflows, customer, draftOf);
       if (units.length === 0) return { ok: false, reason: `no unit of work can be carried out for ${String(customer[key])}` };
       const listing = units.map((u, i) => `${i}. ${u.workflow.title} — ${u.table.name} ${String(u.key)}`).join("\n");
+      // Slots that share a customer must not send byte-identical prompts (at temperature 0 they
+      // would come back as duplicate tasks): the slot and a variation drawn from its own seeded
+      // stream steer the choice.
+      const variation = { lead: rng.int(0, units.length - 1), voice: rng.pick(VOICES), size: rng.pick([2, 3, 1, 2]) };
       const choice = await askModel("task-designer", this.#opts, Choice.superRefine((c, zctx) => {
         for (const i of c.units) if (i >= units.length) zctx.addIssue({ code: "custom", path: ["units"], message: `unit ${i} does not exist; choose from 0 to ${units.length - 1}` });
         if (new Set(c.units.map((i) => units[i]?.workflow.id)).size !== c.units.length) zctx.addIssue({ code: "custom", path: ["units"], message: "choose units of different procedures" });
-      }), TASK_DESIGNER_PROMPT, `Domain: ${ctx.card.title} (${ctx.card.industry}). The agent is a ${ctx.card.role}.\nCustomer: ${JSON.stringify(customer)}\nUnits of work:\n${listing}`);
+      }), TASK_DESIGNER_PROMPT, [
+        `Domain: ${ctx.card.title} (${ctx.card.industry}). The agent is a ${ctx.card.role}.`,
+        `Task slot ${slot + 1} of ${ctx.card.generation.task_count} (task id ${id}); other slots may serve the same customer, so make this one different.`,
+        `Variation for this slot: lead with unit ${variation.lead} if it fits; aim for ${variation.size} unit(s); the customer's voice is ${variation.voice}.`,
+        `Customer: ${JSON.stringify(customer)}`,
+        `Units of work:\n${listing}`,
+      ].join("\n"), id);
       const chosen = choice.units.map((i) => units[i] as PlanUnit);
       const plan = derivePlan(ctx, index, draftOf(chosen), chosen);
       if ("reason" in plan) return { ok: false, reason: `the model's combination is not executable: ${plan.reason}` };

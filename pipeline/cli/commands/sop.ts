@@ -96,7 +96,7 @@ Examples:
         const sop = await extractDomainSop(dir, {
           strategy: flags.strategy,
           cache: new IngestCache({ dir: join(config.cache_dir, "ingest") }),
-          ...(model ? { model, llm: { timeoutMs: config.timeout_ms, maxAttempts: config.max_retries + 1, concurrency: config.concurrency } } : {}),
+          ...(model ? { model, llm: { concurrency: config.concurrency, native: config.structured_output === "native" } } : {}),
         });
         const outDir = join(flags.out, sop.domain);
         const report = writeSopDir(outDir, renderSopFiles(sop), { force: flags.force === true });
