@@ -4,6 +4,7 @@ import { parseModelFor, resolveConfig } from "../../core/config.js";
 import { runBuild, resumeBuild, type BuildOutcome } from "../../build/run-build.js";
 import { Progress } from "../../build/progress.js";
 import { dropCause } from "../../build/drop-cause.js";
+import { modelFailureSummary } from "../../llm/failure-reason.js";
 import { parseDomainList } from "../../core/domain-id.js";
 
 interface BuildFlags {
@@ -28,6 +29,17 @@ function flagsToConfig(o: Pick<BuildFlags, "seed" | "model" | "modelFor">): Reco
 
 /** The end-of-build table: per domain and stage, items in and out and what was dropped. */
 export function printOutcome(outcome: BuildOutcome, json: boolean): void {
+  // Items lost to model failures make the build exit 1, with how many and why (also with --json, on stderr).
+  const lost = modelFailureSummary(
+    outcome.domains.flatMap((d) => [
+      ...d.records.filter((r) => r.status === "dropped").map((r) => ({ domain: d.domain, item: r.id ?? `slot-${r.slot + 1}`, reason: r.reason })),
+      ...d.stages.flatMap((s) => s.dropped.map((x) => ({ domain: d.domain, item: x.item, reason: /^SOP_LLM_FAILED/.test(x.reason) ? `model failure (extraction) in stage ${s.stage}: ${x.reason}` : x.reason }))),
+    ]),
+  );
+  if (lost.length > 0) {
+    process.stderr.write(`${lost.join("\n")}\n`);
+    process.exitCode = 1;
+  }
   if (json) {
     process.stdout.write(`${JSON.stringify({ event: "result", ...outcome, domains: outcome.domains.map((d) => ({ ...d, records: undefined })) })}\n`);
     return;
