@@ -1,3 +1,4 @@
+// Kept for the coming agent evaluator (model-judged parts); nothing in the build calls it yet.
 import { canonicalJson } from "../pipeline/core/canonical-json.js";
 import { FoundryError } from "../pipeline/core/errors.js";
 

@@ -1,3 +1,4 @@
+// Kept for the coming agent evaluator (E0–E3 fault conditions); nothing in the build calls it yet.
 import { canonicalJson } from "../core/canonical-json.js";
 import { RandomStream } from "../core/random.js";
 import { degrade } from "./fault-degrade.js";
