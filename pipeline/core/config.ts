@@ -38,6 +38,8 @@ export const FoundryConfig = z
     structured_output: z.enum(["native", "prompt"]).default("native").describe("native: the provider's structured output (JSON schema or a tool, via withStructuredOutput); prompt: the schema in the prompt only, for servers without it."),
     num_ctx: z.number().int().min(512).nullable().default(null).describe("Context window of ollama: models (Ollama's num_ctx); null: the server's default."),
     cache_dir: z.string().default("generated/cache").describe("Where the response and parse caches live."),
+    sql_time_limit_ms: z.number().int().min(1).max(86_400_000).default(1000).describe("Time bound of one SQL statement an agent or a world runs (milliseconds); past it the statement is interrupted."),
+    sql_max_length: z.number().int().min(1000).max(1_000_000_000).default(1_000_000).describe("Largest string, blob or row an SQL statement may produce (bytes; SQLITE_LIMIT_LENGTH)."),
   })
   .strict();
 export type FoundryConfig = z.infer<typeof FoundryConfig>;
@@ -51,6 +53,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Layer {
   if (env.FOUNDRY_SEED) out.seed = Number(env.FOUNDRY_SEED);
   if (env.FOUNDRY_CONCURRENCY) out.concurrency = Number(env.FOUNDRY_CONCURRENCY);
   if (env.FOUNDRY_CACHE_DIR) out.cache_dir = env.FOUNDRY_CACHE_DIR;
+  if (env.FOUNDRY_SQL_TIME_LIMIT_MS) out.sql_time_limit_ms = Number(env.FOUNDRY_SQL_TIME_LIMIT_MS);
+  if (env.FOUNDRY_SQL_MAX_LENGTH) out.sql_max_length = Number(env.FOUNDRY_SQL_MAX_LENGTH);
   const base = env.FOUNDRY_BASE_URL ?? env.OPENAI_BASE_URL;
   if (base) out.base_url = base;
   const models: Record<string, string> = {};

@@ -7,6 +7,7 @@ import { FoundryError } from "../core/errors.js";
 import { ident, schemaSql, stateTables } from "./schema-sql.js";
 import { generateRows, seededFaker, toSqlValue, type SqlValue } from "./generate-rows.js";
 import { stateContentHash } from "./state-hash.js";
+import { guardConnection, type SqlLimits } from "./sql-guard.js";
 
 /**
  * The initial state s0: a world model turned into an SQLite database, serialized once. Every episode
@@ -26,6 +27,8 @@ export interface BuildOptions {
   seed: number;
   /** Calendar time of logical minute 0; faker's relative dates count from it. Default `2026-03-02T09:00Z`. */
   epoch?: string;
+  /** Bounds of the build's SQL statements (sql-guard.ts). Default: the configuration's. */
+  sqlLimits?: SqlLimits;
 }
 
 export const DEFAULT_EPOCH = "2026-03-02T09:00Z";
@@ -74,6 +77,7 @@ function finish(db: Database.Database, world: WorldModel, seed: number): Initial
 export function buildBaseState(world: WorldModel, options: BuildOptions): InitialState {
   const db = new Database(":memory:");
   try {
+    guardConnection(db, options.sqlLimits);
     for (const sql of schemaSql(world)) db.exec(sql);
     const root = new RandomStream(options.seed);
     const faker = seededFaker(options.epoch ?? DEFAULT_EPOCH);
@@ -97,6 +101,7 @@ export function applyOverlay(base: InitialState, world: WorldModel, overlay: rea
   if (overlay.length === 0) return base;
   const db = new Database(base.buffer);
   try {
+    guardConnection(db);
     overlay.forEach((change, i) => applyChange(db, world, change, `initial_state[${i}]`, file));
     return finish(db, world, base.seed);
   } catch (e) {

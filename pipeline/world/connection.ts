@@ -2,7 +2,12 @@ import Database from "better-sqlite3";
 import { ChangeCapture, armedBuffer } from "./changes.js";
 import type { StateTable } from "./schema-sql.js";
 import { ProposalStore } from "./approvals.js";
-import { queryConnection, type QueryConnection } from "./query-tool.js";
+import type { QueryConnection } from "./query-tool.js";
+import type { RowChange } from "../schemas/index.js";
+import type { CompiledWorld } from "./compile-world.js";
+import { AgentView } from "./agent-view.js";
+import { guardConnection, limitsKey, type SqlLimits } from "./sql-guard.js";
+import { ident } from "./schema-sql.js";
 
 /**
  * One episode's database and the statements it prepares (each at most once, keyed by SQL text, and
@@ -21,34 +26,52 @@ import { queryConnection, type QueryConnection } from "./query-tool.js";
  *   reused connection keeps all three. A connection whose transaction did not survive
  *   to the end is closed, never pooled. Episodes that are open at the same time always have
  *   different connections.
+ *
+ * Every connection is guarded (sql-guard.ts: time and size bounds, no wall clock) with the limits
+ * it was opened with; pooled connections are kept per limits. Agent queries never run here: they
+ * run on the episode's agent view (agent-view.ts), opened on the first query and kept in step with
+ * the changes this connection commits (`log`).
  */
 export type Isolation = "copy" | "reuse";
 
-/** Idle connections per initial-state buffer; bounded so a burst of parallel episodes does not pin memory. */
-const pool = new WeakMap<Buffer, EpisodeConnection[]>();
+/** Idle connections per initial-state buffer and limits; bounded so a burst of parallel episodes does not pin memory. */
+const pool = new WeakMap<Buffer, Map<string, EpisodeConnection[]>>();
 const MAX_IDLE = 4;
 
 export class EpisodeConnection {
   readonly db: Database.Database;
+  readonly limits: SqlLimits;
   readonly #buffer: Buffer;
   readonly #isolation: Isolation;
+  readonly #world: CompiledWorld;
   readonly #statements = new Map<string, Database.Statement>();
   readonly #rawStatements = new Map<string, Database.Statement>();
   readonly changes: ChangeCapture;
+  /** Every row change committed since s0, in order (what the agent view replays). */
+  readonly #log: RowChange[] = [];
   #proposals?: ProposalStore;
+  #view?: AgentView;
   #query?: QueryConnection;
 
-  private constructor(buffer: Buffer, isolation: Isolation, tables: readonly StateTable[]) {
-    this.db = new Database(armedBuffer(buffer, tables));
+  private constructor(buffer: Buffer, isolation: Isolation, world: CompiledWorld, limits: SqlLimits) {
+    this.db = new Database(armedBuffer(buffer, world.stateTables));
+    try {
+      guardConnection(this.db, limits);
+    } catch (e) {
+      this.db.close();
+      throw e;
+    }
+    this.limits = limits;
     this.#buffer = buffer;
     this.#isolation = isolation;
-    this.changes = new ChangeCapture(this.db, tables);
+    this.#world = world;
+    this.changes = new ChangeCapture(this.db, world.stateTables);
   }
 
-  /** A connection on `buffer` (whose state tables are `tables`) positioned at s0, inside its outer transaction. */
-  static acquire(buffer: Buffer, tables: readonly StateTable[], isolation: Isolation = "copy"): EpisodeConnection {
-    if (isolation === "copy") return new EpisodeConnection(buffer, isolation, tables);
-    const conn = pool.get(buffer)?.pop() ?? new EpisodeConnection(buffer, isolation, tables);
+  /** A connection on `buffer` (a state of `world`) positioned at s0, inside its outer transaction. */
+  static acquire(buffer: Buffer, world: CompiledWorld, isolation: Isolation, limits: SqlLimits): EpisodeConnection {
+    if (isolation === "copy") return new EpisodeConnection(buffer, isolation, world, limits);
+    const conn = pool.get(buffer)?.get(limitsKey(limits))?.pop() ?? new EpisodeConnection(buffer, isolation, world, limits);
     conn.statement("BEGIN").run();
     return conn;
   }
@@ -77,12 +100,21 @@ export class EpisodeConnection {
     return (this.#proposals ??= new ProposalStore(this.db));
   }
 
+  /** The agent's query target: the agent view, opened on first use and synced before each query. */
   get query(): QueryConnection {
-    return (this.#query ??= queryConnection(this.db));
+    return (this.#query ??= {
+      limits: this.limits,
+      view: () => {
+        const view = (this.#view ??= new AgentView(this.#buffer, this.#world, this.limits));
+        view.sync(this.#log, (table, columns) => this.rawStatement(`SELECT ${columns.map(ident).join(", ")} FROM ${ident(table)} ORDER BY rowid`).all() as unknown[][]);
+        return view;
+      },
+    });
   }
 
   /** Run `fn(input)` as one savepoint: released if it returns, rolled back (and rethrown) if it throws. */
   write<A, T>(fn: (input: A) => T, input: A): T {
+    const mark = this.#log.length;
     this.statement("SAVEPOINT call").run();
     try {
       const out = fn(input);
@@ -94,8 +126,16 @@ export class EpisodeConnection {
         this.statement("RELEASE call").run();
       }
       this.changes.discard();
+      this.#log.length = mark;
       throw e;
     }
+  }
+
+  /** Record what a call took from the capture (inside `write`): it is committed unless the savepoint rolls back. */
+  takeChanges(): RowChange[] {
+    const changes = this.changes.take();
+    for (const c of changes) this.#log.push(c);
+    return changes;
   }
 
   /** End the episode: close the copy, or roll back to s0 and return the connection to the pool. */
@@ -104,13 +144,19 @@ export class EpisodeConnection {
     if (this.#isolation === "reuse" && this.db.inTransaction) {
       this.statement("ROLLBACK").run();
       this.changes.discard();
-      const idle = pool.get(this.#buffer) ?? [];
-      if (!pool.has(this.#buffer)) pool.set(this.#buffer, idle);
+      this.#log.length = 0;
+      this.#view?.reset();
+      let byLimits = pool.get(this.#buffer);
+      if (!byLimits) pool.set(this.#buffer, (byLimits = new Map()));
+      const key = limitsKey(this.limits);
+      const idle = byLimits.get(key) ?? [];
+      if (!byLimits.has(key)) byLimits.set(key, idle);
       if (idle.length < MAX_IDLE && !idle.includes(this)) {
         idle.push(this);
         return;
       }
     }
+    this.#view?.close();
     this.db.close();
   }
 }

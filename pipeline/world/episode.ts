@@ -15,6 +15,9 @@ import type { KnowledgeDocument } from "./documents-tool.js";
 import { stateContentHash } from "./state-hash.js";
 import { isStandardTool } from "./tool-names.js";
 import type { Invoke, ToolCall, ToolOutcome } from "./types.js";
+import { configuredSqlLimits, type SqlLimits } from "./sql-guard.js";
+import { worldSqlProblem } from "./world-sql-limits.js";
+import { ARG_MAX_CHARS, boundArgs } from "./trace-bounds.js";
 
 /** The parts of a task an episode needs (a full Task fits). */
 export interface EpisodeTask {
@@ -38,12 +41,16 @@ export interface EpisodeOptions {
   start?: number;
   /** `copy`: a fresh database copy, closed at the end (default). `reuse`: a pooled connection rolled back to s0 at the end (see connection.ts). */
   isolation?: Isolation;
+  /** Time and size bounds of every SQL statement of the episode (sql-guard.ts). Default: the configuration's `sql_time_limit_ms` / `sql_max_length`. */
+  sqlLimits?: SqlLimits;
 }
 
 /**
  * One run of a task against its own copy of the initial state. Every call goes through `invoke`
- * (and the optional wrapper), is recorded in the trace, and never throws: unknown tools, bad
- * arguments and SQL errors come back as errored outcomes with no state change.
+ * (and the optional wrapper), is recorded in the trace, and does not throw for anything the caller
+ * did: unknown tools, bad or over-long arguments and SQL errors come back as errored outcomes with
+ * no state change. A defect of the world itself — a world statement stopped by the SQL bounds or
+ * refused for reading the wall clock — throws its named FoundryError (world-sql-limits.ts).
  */
 export class Episode {
   readonly world: CompiledWorld;
@@ -54,6 +61,7 @@ export class Episode {
   readonly #recorder: TraceRecorder;
   readonly #invoke: Invoke;
   readonly #documents: readonly KnowledgeDocument[];
+  readonly #taskEvents: readonly ScheduledEvent[];
   #closed = false;
 
   /** Open an episode: its own database copy, clock, event queue and trace. */
@@ -65,7 +73,8 @@ export class Episode {
     this.world = world;
     this.initial = initial;
     const events = episodeEvents(world, options.task?.scheduled_events ?? []);
-    this.#conn = EpisodeConnection.acquire(initial.buffer, world.stateTables, options.isolation ?? "copy");
+    this.#taskEvents = options.task?.scheduled_events ?? [];
+    this.#conn = EpisodeConnection.acquire(initial.buffer, world, options.isolation ?? "copy", options.sqlLimits ?? configuredSqlLimits());
     this.#clock = new LogicalClock(options.start ?? 0);
     this.#scheduler = new Scheduler(events);
     this.#documents = options.documents ?? [];
@@ -104,6 +113,13 @@ export class Episode {
   invoke(input: ToolCall): ToolOutcome {
     this.#assertOpen();
     const call = withObjectArgs(input);
+    const bounded = boundArgs(call.args);
+    if (bounded.tooLong) {
+      // Refused before anything (the wrapper included) sees it; the trace keeps a cut marker, which a replay sends back and gets the same refusal.
+      const { field, length } = bounded.tooLong;
+      const kind: CallKind = this.world.operations.get(call.name)?.kind ?? "tool_call";
+      return this.#record({ ...call, args: bounded.args }, call.name === "wait" ? "wait" : kind, errored("invalid_argument", `argument "${field}" is ${length} characters long; at most ${ARG_MAX_CHARS} are accepted`, field));
+    }
     if (call.name === "wait") return this.#waitCall(call);
     let target = call;
     if (call.name === "invoke_capability" && call.actor === "agent") {
@@ -116,7 +132,8 @@ export class Episode {
     try {
       outcome = this.#invoke(target);
     } catch (e) {
-      // Only a faulty wrapper can get here; the raw invoke catches everything itself.
+      // A world defect propagates; otherwise only a faulty wrapper can get here (the raw invoke catches everything else).
+      if (FoundryError.is(e)) throw e;
       outcome = errored("internal_error", (e as Error).message);
     }
     return this.#record(target, kind, outcome);
@@ -198,6 +215,7 @@ export class Episode {
       return errored("unknown_tool", `no tool named "${call.name}"`);
     } catch (e) {
       if (e instanceof ToolError) return { status: "errored", result: e.toResult(), reason: e.field ? `${e.field}: ${e.message}` : e.message, changes: [] };
+      if (FoundryError.is(e)) throw e;
       return errored("execution_error", (e as Error).message);
     }
   }
@@ -224,6 +242,10 @@ export class Episode {
     return outcome;
   }
 
+  #eventStatement(ev: ScheduledEvent, effect: number): { what: string; path: string } {
+    return { what: `scheduled event "${ev.id}" effect ${effect + 1}`, path: eventPath(this.world.world.events, this.#taskEvents, ev, effect) };
+  }
+
   #fire(due: DueEvent): void {
     this.#clock.advanceTo(due.due);
     const now = this.#clock.now;
@@ -232,16 +254,29 @@ export class Episode {
     let outcome: ToolOutcome;
     try {
       const changes = this.#conn.write((ev: ScheduledEvent) => {
-        for (const eff of ev.effects) this.#conn.statement(eff.sql).run(bind);
-        return this.#conn.changes.take();
+        ev.effects.forEach((eff, i) => {
+          try {
+            this.#conn.statement(eff.sql).run(bind);
+          } catch (e) {
+            throw worldSqlProblem(e, this.#eventStatement(ev, i), eff.sql, this.#conn.limits) ?? e;
+          }
+        });
+        return this.#conn.takeChanges();
       }, due.event);
       outcome = { status: "executed", result: null, changes };
     } catch (e) {
+      if (FoundryError.is(e)) throw e;
       outcome = errored("execution_error", (e as Error).message);
     }
     this.#recorder.recordCall({ time: now, kind: "scheduled_event", actor: "system", name: due.event.id, args: {}, outcome });
     if (outcome.status === "executed") this.#scheduler.eventFired(due.event.id, now);
   }
+}
+
+/** Where a scheduled event's effect is: in the world's `events`, or in the task's `scheduled_events`. */
+function eventPath(worldEvents: readonly ScheduledEvent[], taskEvents: readonly ScheduledEvent[], ev: ScheduledEvent, effect: number): string {
+  const w = worldEvents.indexOf(ev);
+  return w >= 0 ? `events[${w}].effects[${effect}].sql` : `scheduled_events[${taskEvents.indexOf(ev)}].effects[${effect}].sql`;
 }
 
 /**

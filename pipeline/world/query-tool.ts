@@ -2,28 +2,36 @@ import type Database from "better-sqlite3";
 import type { CompiledWorld } from "./compile-world.js";
 import { leadingKeyword, tokenizeSql } from "./sql-text.js";
 import { ToolError } from "./tool-error.js";
+import type { AgentView } from "./agent-view.js";
+import { guardFailure, guardMessage, type SqlLimits } from "./sql-guard.js";
 
 /**
- * `query_database(sql)`: read-only SQL over the world's tables. Four layers, any of which refuses:
+ * `query_database(sql)`: read-only SQL over the world's tables. What guarantees that an agent reads
+ * only what it may is the database it runs on: the episode's agent view (agent-view.ts), whose
+ * schema has only the visible columns of the world tables — no hidden column, no `_` table, no
+ * trigger. Every statement there runs under the sql-guard bounds (sql-guard.ts): past the time
+ * limit it is interrupted (`sql_time_limit`), a value over the size limit fails (`sql_size_limit`),
+ * and random(), changes(), 'now', 'localtime' and the like are refused by the engine
+ * (`query_refused`). The layers in front only give friendlier answers:
  *
- * 1. Text: one statement starting with SELECT, WITH or VALUES; no `RECURSIVE` (a running query
- *    cannot be interrupted); no parameters; no `random()` or wall clock (`'now'`, `current_…`),
- *    whose answers would differ when the trace is replayed; no identifier that names a built-in table (`_…`),
- *    SQLite's own schema (`sqlite_…`, `pragma_…`) or a hidden column. Hidden columns are refused
- *    by name wherever they appear (select list, WHERE, ORDER BY), so they cannot leak through a
- *    filter either; a visible column that shares a hidden column's name is refused too (rename
- *    one of them in the world model if that matters).
+ * 1. Text: one statement starting with SELECT, WITH or VALUES; no `RECURSIVE`; no parameters; no
+ *    `random()` or wall clock (`'now'`, and the keywords `current_date`, `current_time`,
+ *    `current_timestamp`, which SQLite turns into function calls the engine refuses as well); no
+ *    identifier that names a built-in table (`_…`), SQLite's own schema (`sqlite_…`, `pragma_…`) or
+ *    a hidden column (a visible column that shares a hidden column's name is refused too).
  * 2. SQLite: the statement must prepare as a single statement (`prepare` refuses several) and be
  *    a reader that is read-only (`stmt.reader && stmt.readonly`: refuses ATTACH, PRAGMA writes,
  *    `INSERT … RETURNING`, `WITH … INSERT`).
- * 3. Result columns: none may come from a built-in table or a hidden column (catches `SELECT *`).
- * 4. The connection runs it with `PRAGMA query_only = ON`, so even a missed write fails.
+ * 3. The view runs it with `PRAGMA query_only = ON`, so even a missed write fails.
  *
- * At most QUERY_ROW_LIMIT rows come back; iteration stops there and `truncated` says so.
+ * At most QUERY_ROW_LIMIT rows and QUERY_RESULT_BYTES of row JSON come back; iteration stops there
+ * and `truncated` says so.
  */
 
 export const QUERY_ROW_LIMIT = 50;
 export const QUERY_MAX_LENGTH = 4000;
+/** Bound of the rows' JSON in one answer (64 KiB). */
+export const QUERY_RESULT_BYTES = 64 * 1024;
 
 export interface QueryResult {
   columns: string[];
@@ -54,50 +62,59 @@ function checkText(world: CompiledWorld, sql: string): void {
   }
 }
 
-/** Statements the tool keeps per connection. */
+/** Where the tool runs: the episode's agent view, brought up to date by `view()`, and its limits. */
 export interface QueryConnection {
-  db: Database.Database;
-  queryOnlyOn: Database.Statement;
-  queryOnlyOff: Database.Statement;
+  limits: SqlLimits;
+  view(): AgentView;
 }
 
-/** Prepare the pragma statements the query tool needs on a connection. */
-export function queryConnection(db: Database.Database): QueryConnection {
-  return { db, queryOnlyOn: db.prepare("PRAGMA query_only = ON"), queryOnlyOff: db.prepare("PRAGMA query_only = OFF") };
+/** A failure of SQLite (or of the sql-guard bounds) as the ToolError the agent sees. */
+function sqlError(e: unknown, limits: SqlLimits): ToolError {
+  switch (guardFailure(e)) {
+    case "time":
+      return new ToolError("sql_time_limit", `the query ran longer than ${limits.timeLimitMs} ms and was stopped; narrow it down`, "sql");
+    case "size":
+      return new ToolError("sql_size_limit", `the query produced a value larger than ${limits.maxLength} bytes`, "sql");
+    case "refused":
+      return new ToolError("query_refused", guardMessage(e), "sql");
+    default:
+      return new ToolError("invalid_sql", (e as Error).message, "sql");
+  }
 }
 
-/** Run one read-only query; refusals and SQL errors are thrown as ToolErrors. */
+/** Run one read-only query on the agent view; refusals and SQL errors are thrown as ToolErrors. */
 export function queryDatabase(conn: QueryConnection, world: CompiledWorld, sql: string): QueryResult {
   checkText(world, sql);
+  const view = conn.view();
   let stmt: Database.Statement;
   try {
-    stmt = conn.db.prepare(sql);
+    stmt = view.db.prepare(sql);
   } catch (e) {
-    throw new ToolError("invalid_sql", (e as Error).message, "sql");
+    throw sqlError(e, conn.limits);
   }
   if (!stmt.reader || !stmt.readonly) refuse("only a single read-only SELECT statement is allowed");
   const columns = stmt.columns();
-  for (const c of columns) {
-    if (c.table !== null && c.table.startsWith("_")) refuse(`"${c.table}" is not available to queries`);
-    if (c.table !== null && c.column !== null && world.tables.get(c.table)?.columns.some((col) => col.name === c.column && col.hidden)) {
-      refuse(`column "${c.column}" is not available to queries`);
-    }
-  }
   const rows: Record<string, unknown>[] = [];
   let truncated = false;
-  conn.queryOnlyOn.run();
+  let bytes = 2;
+  view.queryOnly(true);
   try {
     for (const row of stmt.iterate() as Iterable<Record<string, unknown>>) {
       if (rows.length === QUERY_ROW_LIMIT) {
         truncated = true;
         break;
       }
+      bytes += JSON.stringify(row).length + 1;
+      if (bytes > QUERY_RESULT_BYTES) {
+        truncated = true;
+        break;
+      }
       rows.push(row);
     }
   } catch (e) {
-    throw new ToolError("invalid_sql", (e as Error).message, "sql");
+    throw sqlError(e, conn.limits);
   } finally {
-    conn.queryOnlyOff.run();
+    view.queryOnly(false);
   }
   return { columns: columns.map((c) => c.name), rows, row_count: rows.length, truncated };
 }

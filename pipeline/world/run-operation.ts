@@ -4,11 +4,14 @@ import type { RowChange, ToolCall, ToolOutcome } from "./types.js";
 import { parseArgs } from "./args.js";
 import { termsOf } from "./approvals.js";
 import { canonicalJson } from "../core/canonical-json.js";
+import { worldSqlProblem } from "./world-sql-limits.js";
 
 /**
  * One call of a world operation: arguments, preconditions, approvals, then effects, approval
  * bookkeeping and the result view in a single transaction. Agent input reaches SQL only as bound
- * parameters. A rejected or errored call changes nothing.
+ * parameters. A rejected or errored call changes nothing. A world statement stopped by the SQL
+ * bounds (time, size, wall clock) throws its named problem (world-sql-limits.ts): a defect of the
+ * world, not of the call.
  */
 
 export interface CallContext {
@@ -69,8 +72,14 @@ export function runOperation(cop: CompiledOperation, call: ToolCall, ctx: CallCo
   const bind = bindingOf(cop, args, call, ctx);
   const { conn } = ctx;
 
-  for (const pc of op.preconditions) {
-    const row = conn.rawStatement(pc.sql).get(bind) as unknown[] | undefined;
+  for (let i = 0; i < op.preconditions.length; i++) {
+    const pc = op.preconditions[i] as (typeof op.preconditions)[number];
+    let row: unknown[] | undefined;
+    try {
+      row = conn.rawStatement(pc.sql).get(bind) as unknown[] | undefined;
+    } catch (e) {
+      throw worldSqlProblem(e, statementAt(ctx, cop, `precondition "${pc.id}"`, `preconditions[${i}]`), pc.sql, conn.limits) ?? e;
+    }
     if (!holds(row?.[0])) return rejected("precondition_failed", pc.message, `${pc.id}: ${pc.message}`, { precondition: pc.id });
   }
 
@@ -147,7 +156,14 @@ function apply({ cop, call, ctx, bind, args, consumedId }: Apply): Applied {
     proposalId = String(args.proposal_id);
     if (!conn.proposals.approve(proposalId, op.approves, ctx.now, call.actor)) throw new Rejection(approvalRejection(ctx, proposalId, op.approves));
   }
-  for (const eff of op.effects) conn.statement(eff.sql).run(bind);
+  for (let i = 0; i < op.effects.length; i++) {
+    const sql = (op.effects[i] as (typeof op.effects)[number]).sql;
+    try {
+      conn.statement(sql).run(bind);
+    } catch (e) {
+      throw worldSqlProblem(e, statementAt(ctx, cop, `effect ${i + 1}`, `effects[${i}]`), sql, conn.limits) ?? e;
+    }
+  }
   if (consumedId !== undefined) {
     conn.proposals.consume(consumedId, ctx.now);
     proposalId = consumedId;
@@ -159,13 +175,17 @@ function apply({ cop, call, ctx, bind, args, consumedId }: Apply): Applied {
   }
   let view: unknown;
   if (op.result) {
-    const stmt = conn.statement(op.result.sql);
-    view = op.result.many ? stmt.all(bind) : (stmt.get(bind) ?? null);
+    try {
+      const stmt = conn.statement(op.result.sql);
+      view = op.result.many ? stmt.all(bind) : (stmt.get(bind) ?? null);
+    } catch (e) {
+      throw worldSqlProblem(e, statementAt(ctx, cop, "result", "result"), op.result.sql, conn.limits) ?? e;
+    }
   }
   let result: unknown = view === undefined ? (cop.writes ? { ok: true } : null) : view;
   if (op.proposes && proposalId !== undefined) result = merge(view, { proposal_id: proposalId, kind: op.proposes.kind, terms, status: "pending" });
   else if (op.approves !== undefined && proposalId !== undefined) result = merge(view, { proposal_id: proposalId, kind: op.approves, status: "approved" });
-  const changes = cop.writes ? conn.changes.take() : [];
+  const changes = cop.writes ? conn.takeChanges() : [];
   return { result, changes, proposalId };
 }
 
@@ -174,4 +194,10 @@ function merge(view: unknown, fields: Record<string, unknown>): Record<string, u
   if (Array.isArray(view)) return { ...fields, rows: view };
   if (view !== null && typeof view === "object") return { ...(view as Record<string, unknown>), ...fields };
   return fields;
+}
+
+/** A statement of an operation, named for a world problem: `operation "x" precondition "p"` at `operations[3].preconditions[0].sql`. */
+function statementAt(ctx: CallContext, cop: CompiledOperation, what: string, field: string): { what: string; path: string } {
+  const index = ctx.world.world.operations.indexOf(cop.op);
+  return { what: `operation "${cop.op.name}" ${what}`, path: `operations[${index}].${field}.sql` };
 }

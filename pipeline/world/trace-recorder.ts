@@ -1,6 +1,7 @@
 import type { RowChange, Trace, TraceEvent } from "../schemas/index.js";
 import { canonicalJsonFast, sha256Hex } from "./canonical-order.js";
 import type { ToolOutcome } from "./types.js";
+import { boundArgs, boundResult } from "./trace-bounds.js";
 
 /**
  * Builds the trace τ = (s0, e1, s1, …, eT, sT) while an episode runs. Every event gets its 1-based
@@ -81,6 +82,7 @@ export class TraceRecorder {
    * status `faulted` (it ran; what the caller saw was degraded).
    */
   recordCall(rec: CallRecord): TraceEvent {
+    // What the trace keeps is bounded (trace-bounds.ts): over-long arguments and results become cut markers.
     const o = rec.outcome;
     const kind = o.fault?.mode === "explicit" ? "fault" : rec.kind;
     const event: TraceEvent = {
@@ -89,12 +91,12 @@ export class TraceRecorder {
       kind,
       actor: rec.actor,
       name: rec.name,
-      args: rec.args,
+      args: boundArgs(rec.args).args,
       status: o.status,
       changes: o.changes,
       facts: [],
     };
-    if (o.result !== undefined) event.result = o.result;
+    if (o.result !== undefined) event.result = boundResult(o.result);
     if (o.reason !== undefined) event.reason = o.reason;
     if (o.proposal_id !== undefined) event.proposal_id = o.proposal_id;
     if (o.fault !== undefined) event.fault = o.fault;

@@ -21,8 +21,6 @@ describe("query_database", () => {
       ["SELECT sql FROM sqlite_master", "query_refused", '"sqlite_master" is not available to queries'],
       ["SELECT * FROM pragma_table_info('accounts')", "query_refused", '"pragma_table_info" is not available to queries'],
       ["SELECT account_id FROM accounts WHERE risk_score > 5", "query_refused", 'column "risk_score" is not available to queries'],
-      ["SELECT * FROM accounts", "query_refused", 'column "risk_score" is not available to queries'],
-      ["SELECT * FROM (SELECT * FROM accounts)", "query_refused", 'column "risk_score" is not available to queries'],
       ["WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT count(*) FROM n", "query_refused", "recursive queries are not allowed"],
       ["SELECT * FROM payments WHERE payment_id = :id", "query_refused", "parameters are not allowed; write the values into the query"],
       ["SELECT nope FROM payments", "invalid_sql", "no such column: nope"],
@@ -32,6 +30,11 @@ describe("query_database", () => {
     for (const [sql, code, message] of refused) {
       const o = e.invoke(q(sql));
       expect({ sql, status: o.status, result: o.result, changes: o.changes }).toEqual({ sql, status: "errored", result: { error: { code, message, field: "sql" } }, changes: [] });
+    }
+    // `SELECT *` runs on the agent view, where the hidden column does not exist: it answers with the visible ones.
+    for (const sql of ["SELECT * FROM accounts", "SELECT * FROM (SELECT * FROM accounts)"]) {
+      const o = e.invoke(q(sql));
+      expect([o.status, (o.result as { columns: string[] }).columns.includes("risk_score")]).toEqual(["executed", false]);
     }
     expect(e.read("PRAGMA user_version")).toEqual([{ user_version: 0 }]);
     expect(e.read("SELECT count(*) AS n FROM desk_log")).toEqual([{ n: 0 }]);
