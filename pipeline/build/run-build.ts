@@ -16,6 +16,10 @@ import { StageCache } from "./stage-cache.js";
 import { Progress } from "./progress.js";
 import { RunIndex, type RunEntry } from "./run-index.js";
 import type { BuildServices } from "./services.js";
+import { acquireBuildLock } from "./build-lock.js";
+import { resumeConfig } from "./resume-settings.js";
+import { buildFingerprint, stageFingerprint } from "./stage-code.js";
+import { AGENT_ROLES } from "../core/config.js";
 
 export interface BuildOptions {
   config: FoundryConfig;
@@ -92,7 +96,10 @@ function makeServices(config: FoundryConfig, paths: RunEntry["paths"], progress:
     strategies: s.names,
     extractSop: s.extractSop,
     progress,
-    cache: new StageCache(join(paths.cache, "stages")),
+    models: Object.fromEntries(AGENT_ROLES.map((r) => [r, s.names[r] ?? "deterministic"])),
+    modelSettings: anyModel ? { base_url: config.base_url, temperature: config.temperature } : {},
+    codeFingerprint: buildFingerprint(),
+    cache: new StageCache(join(paths.cache, "stages"), (stage) => stageFingerprint(stage, s.names)),
     contexts: new Map(),
     runStats: new Map(),
     llmUsage: () => Object.fromEntries(Object.entries(runtime?.stats().usage.byStage ?? {}).map(([k, v]) => [k, { modelCalls: v.modelCalls, cacheHits: v.cacheHits, tokensIn: v.tokensIn, tokensOut: v.tokensOut }])),
@@ -133,22 +140,44 @@ export async function runBuild(opts: BuildOptions): Promise<BuildOutcome> {
   const domains = opts.domains && opts.domains.length > 0 ? opts.domains : listDomainDirs(paths.sources).map((d) => d.split(/[/\\]/).pop() as string);
   if (domains.length === 0) throw new FoundryError("USAGE", `no domains under ${paths.sources}/`);
   const progress = opts.progress ?? Progress.auto(false);
-  const svc = makeServices(opts.config, paths, progress, opts.onNode ?? killSwitch(process.env), opts.modelFactory);
-  const entry: RunEntry = { run: `run-${randomBytes(4).toString("hex")}`, domains, paths, seed: opts.config.seed, review: Boolean(opts.review), status: "running" };
-  const index = new RunIndex(join(paths.generated, "runs"));
-  index.put(entry);
-  progress.emit({ event: "run", run: entry.run, detail: `${domains.length} domain(s); resume with: synth resume ${entry.run}` });
-  return finish(entry, index, svc, true, false);
+  const entry: RunEntry = { run: `run-${randomBytes(4).toString("hex")}`, domains, paths, seed: opts.config.seed, review: Boolean(opts.review), status: "running", config: opts.config };
+  const lock = acquireBuildLock(join(paths.generated, "runs"), entry.run);
+  try {
+    const svc = makeServices(opts.config, paths, progress, opts.onNode ?? killSwitch(process.env), opts.modelFactory);
+    const index = new RunIndex(join(paths.generated, "runs"));
+    index.put(entry);
+    progress.emit({ event: "run", run: entry.run, detail: `${domains.length} domain(s); resume with: synth resume ${entry.run}` });
+    return await finish(entry, index, svc, true, false);
+  } finally {
+    lock.release();
+  }
 }
 
 /** `synth resume [RUN]`: continue a run that crashed or was killed (default: the latest unfinished). */
-export async function resumeBuild(opts: { config: FoundryConfig; run?: string; generated?: string; progress?: Progress; onNode?: (n: string) => void; modelFactory?: ModelFactory; approve?: boolean }): Promise<BuildOutcome> {
+export async function resumeBuild(opts: {
+  /** Configuration for a run recorded without its own (older run indexes). */
+  config: FoundryConfig;
+  /** Settings given for this resume (command-line flags and environment): they must agree with the run's stored configuration. */
+  given?: Record<string, unknown>;
+  run?: string;
+  generated?: string;
+  progress?: Progress;
+  onNode?: (n: string) => void;
+  modelFactory?: ModelFactory;
+  approve?: boolean;
+}): Promise<BuildOutcome> {
   const index = new RunIndex(join(opts.generated ?? "generated", "runs"));
   const entry = opts.run ? index.get(opts.run) : index.latestUnfinished();
   if (!entry) throw new FoundryError("USAGE", opts.run ? `no run named ${opts.run} in ${index.file}` : "no unfinished run to resume");
-  const progress = opts.progress ?? Progress.auto(false);
-  progress.emit({ event: "run", run: entry.run, detail: "resuming" });
-  return finish(entry, index, makeServices(opts.config, entry.paths, progress, opts.onNode ?? killSwitch(process.env), opts.modelFactory), false, Boolean(opts.approve));
+  const config = entry.config ? resumeConfig(entry.run, entry.config, opts.given ?? {}, "resume") : opts.config;
+  const lock = acquireBuildLock(join(entry.paths.generated, "runs"), entry.run);
+  try {
+    const progress = opts.progress ?? Progress.auto(false);
+    progress.emit({ event: "run", run: entry.run, detail: entry.config ? "resuming with the run's stored settings" : "resuming (run recorded without settings: current configuration)" });
+    return await finish(entry, index, makeServices(config, entry.paths, progress, opts.onNode ?? killSwitch(process.env), opts.modelFactory), false, Boolean(opts.approve));
+  } finally {
+    lock.release();
+  }
 }
 
 async function finish(entry: RunEntry, index: RunIndex, svc: BuildServices & { close(): void }, fresh: boolean, approve: boolean): Promise<BuildOutcome> {

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
+import { FoundryConfig } from "../core/config.js";
 import { writeIfChanged } from "./artifact-files.js";
 
 /** One build run, as `synth resume` finds it. */
@@ -11,6 +12,8 @@ export const RunEntry = z.object({
   seed: z.number().int().nullable(),
   review: z.boolean().default(false),
   status: z.enum(["running", "finished", "failed"]),
+  /** The resolved configuration the run started with (models, base URL, seed, temperature, …): a resume runs on it. Absent in runs recorded before it was kept. */
+  config: FoundryConfig.optional(),
 });
 export type RunEntry = z.infer<typeof RunEntry>;
 

@@ -15,6 +15,12 @@ export interface BuildServices {
   repairer: Repairer;
   /** Strategy names per role, recorded in reports and release manifests. */
   strategies: Record<string, string>;
+  /** Model per agent role (every role; `deterministic` when none), recorded in the build record. */
+  models: Record<string, string>;
+  /** Model settings that shape outputs (base URL, temperature) when a model is configured; empty otherwise. */
+  modelSettings: Record<string, unknown>;
+  /** Fingerprint of the code the whole build runs (stage-code.ts), recorded in the build record. */
+  codeFingerprint: string;
   /** SOP extraction: the deterministic extractor, or an llm one when configured. */
   extractSop(dir: string): Promise<Sop>;
   progress: Progress;

@@ -3,22 +3,32 @@ import { join } from "node:path";
 import { contentHash } from "../core/canonical-json.js";
 import { PIPELINE_VERSION } from "../core/version.js";
 
+/** Version of the key layout; bump it when what goes into a key changes. */
+export const STAGE_KEY_VERSION = 2;
+
+/** The code fingerprint of a stage (see stage-code.ts): part of every key, so a code change misses. */
+export type StageCode = (stage: string) => string;
+
 /**
  * Content-addressed outputs of graph stages: the key holds everything that changes the output
- * (stage, its inputs' hashes, strategy, pipeline version), so a stage whose inputs did not change
- * does no work. Writes go to a temporary file and are renamed, so a crash never leaves a torn entry.
+ * (stage, the fingerprint of the code the stage runs, its inputs' hashes, the strategy and its
+ * settings as the node passes them, pipeline version), so a stage whose code and inputs did not
+ * change does no work. Writes go to a temporary file and are renamed, so a crash never leaves a torn entry.
  */
 export class StageCache {
   readonly dir: string;
+  readonly code: StageCode;
   hits = 0;
   misses = 0;
 
-  constructor(dir: string) {
+  constructor(dir: string, code: StageCode) {
     this.dir = dir;
+    this.code = code;
   }
 
+  /** The key of `stage` for `inputs`: one canonical object, so adding a field is adding a property. */
   key(stage: string, inputs: unknown): string {
-    return contentHash({ v: 1, pipeline: PIPELINE_VERSION, stage, inputs });
+    return contentHash({ v: STAGE_KEY_VERSION, pipeline: PIPELINE_VERSION, stage, code: this.code(stage), inputs });
   }
 
   get<T>(stage: string, key: string): T | undefined {

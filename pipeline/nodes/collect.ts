@@ -1,15 +1,32 @@
 import { existsSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { stableJson } from "../core/canonical-json.js";
+import { PIPELINE_VERSION } from "../core/version.js";
 import { ValidationReport, type Task, type Trace } from "../schemas/index.js";
 import { writeIfChanged } from "../build/artifact-files.js";
+import { readStagedViolations } from "../build/violation-files.js";
+import { BUILD_RECORD_FILE, writeBuildRecord } from "../build/build-record-file.js";
+import { violationLabel } from "../../validation/audit/release-layout.js";
+import { domainContext } from "./domain-context.js";
 import { summarize } from "../../validation/validate-domain.js";
 import { services, type NodeConfig } from "../build/services.js";
 import type { BuildStateType, BuildUpdate, TaskRecord } from "../graph/state.js";
 
+/** Report-order labels of a task's mutants: `<operator>`, then `<operator>-<n>` (violationLabel). */
+function mutantLabels(operators: readonly string[]): string[] {
+  const seen = new Map<string, number>();
+  return operators.map((op) => {
+    const n = (seen.get(op) ?? 0) + 1;
+    seen.set(op, n);
+    return violationLabel(op, n);
+  });
+}
+
 /**
  * collect: write what a release needs into `generated/<domain>/` (tasks, golden traces, the
- * validation report, the build report). Files of tasks that no longer exist are removed; unchanged
+ * violation traces the verify stage judged, the validation report, the build report) and the
+ * build record: how these files were made (strategies, models, seed, sources, world and code
+ * hashes, the sha256 of every file). Files of tasks that no longer exist are removed; unchanged
  * files are not rewritten.
  */
 export async function collect(state: BuildStateType, config?: NodeConfig): Promise<BuildUpdate> {
@@ -27,15 +44,43 @@ export async function collect(state: BuildStateType, config?: NodeConfig): Promi
       if (writeIfChanged(join(out, rel), stableJson(value))) written.push(rel);
     }
   }
+  for (const r of released) {
+    const id = (r.task as Task).id;
+    for (const v of readStagedViolations(state.paths.generated, state.domain, id, mutantLabels((r.validation?.mutants ?? []).map((m) => m.operator)))) {
+      const rel = `violations/${id}/${v.label}.json`;
+      keep.add(rel);
+      if (writeIfChanged(join(out, rel), v.text)) written.push(rel);
+    }
+  }
   for (const folder of ["tasks", "golden"]) {
     const dir = join(out, folder);
     if (!existsSync(dir)) continue;
     for (const f of readdirSync(dir)) if (!keep.has(`${folder}/${f}`)) rmSync(join(dir, f));
   }
+  const vdir = join(out, "violations");
+  if (existsSync(vdir)) {
+    for (const t of readdirSync(vdir)) {
+      for (const f of readdirSync(join(vdir, t))) if (!keep.has(`violations/${t}/${f}`)) rmSync(join(vdir, t, f));
+      if (readdirSync(join(vdir, t)).length === 0) rmSync(join(vdir, t), { recursive: true });
+    }
+  }
   const report = validationReport(state.domain, state.records);
   if (writeIfChanged(join(out, "validation.json"), stableJson(ValidationReport.parse(report)))) written.push("validation.json");
   const buildReport = { domain: state.domain, sources_hash: state.sourcesHash, sop_hash: state.sopHash, world_hash: state.worldHash, strategies: svc.strategies, stages: [...state.stages].sort((a, b) => STAGE_ORDER.indexOf(a.stage) - STAGE_ORDER.indexOf(b.stage)), released: released.map((r) => r.id) };
   if (writeIfChanged(join(out, "report.json"), stableJson(buildReport))) written.push("report.json");
+  const record = {
+    domain: state.domain,
+    pipeline_version: PIPELINE_VERSION,
+    code_fingerprint: svc.codeFingerprint,
+    seed: domainContext(state, svc).card.generation.seed,
+    strategies: Object.fromEntries(Object.entries(svc.strategies).map(([role, s]) => [role, s === "deterministic" ? ("deterministic" as const) : ("llm" as const)])),
+    models: svc.models,
+    model_settings: svc.modelSettings,
+    sources_hash: state.sourcesHash,
+    sop_hash: state.sopHash,
+    world_hash: state.worldHash,
+  };
+  if (writeBuildRecord(out, record)) written.push(BUILD_RECORD_FILE);
   svc.progress.emit({ event: "done", domain: state.domain, detail: `${released.length} task(s) released, ${state.records.filter((r) => r.status === "dropped").length} dropped; ${written.length} file(s) changed in ${out}` });
   return { written };
 }

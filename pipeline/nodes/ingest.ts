@@ -1,14 +1,23 @@
 import { join } from "node:path";
 import { contentHash } from "../core/canonical-json.js";
-import { loadValidDomain } from "../build/load-context.js";
+import { FoundryError, formatIssue } from "../core/errors.js";
+import { validateSources } from "../sources/check-sources.js";
 import { services, type NodeConfig } from "../build/services.js";
 import type { BuildStateType, BuildUpdate } from "../graph/state.js";
 
-/** ingest: read and validate the domain folder; its content hash keys every later stage. */
+/**
+ * ingest: validate the domain folder with the one validation `synth check-sources` runs, refusing
+ * the build (naming every problem) on anything it reports; the content hash keys every later stage.
+ */
 export async function ingest(state: BuildStateType, config?: NodeConfig): Promise<BuildUpdate> {
   const svc = services(config);
   svc.onNode?.("ingest");
-  const loaded = loadValidDomain(join(state.paths.sources, state.domain));
+  const dir = join(state.paths.sources, state.domain);
+  const { check, loaded } = validateSources(dir);
+  if (check.issues.length > 0 || !loaded.card) {
+    const lines = check.issues.map((i) => formatIssue(i));
+    throw new FoundryError("SOURCES_INVALID", `${dir} has ${check.issues.length} problem(s); run synth check-sources:\n  ${lines.join("\n  ")}`, { file: dir });
+  }
   const sourcesHash = contentHash({
     card: loaded.card,
     world: loaded.worldText ?? "",

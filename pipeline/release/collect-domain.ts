@@ -2,15 +2,13 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { stableJson } from "../core/canonical-json.js";
 import { FoundryError } from "../core/errors.js";
-import { DomainCard, Sop, Task, Trace, ValidationReport, WorldModel } from "../schemas/index.js";
+import { BuildRecord, DomainCard, Sop, Task, Trace, ValidationReport, WorldModel } from "../schemas/index.js";
 import { KnowledgeBaseFile } from "../../validation/audit/knowledge-document.js";
-import { domainFile, domainFiles, goldenFile, taskFile, violationFile, violationOrdinal } from "../../validation/audit/release-layout.js";
-import { storedState } from "../../validation/audit/audit-task.js";
-import { compileWorld } from "../world/compile-world.js";
-import type { DomainContext } from "../world/domain-context.js";
-import { regenerateViolations } from "./regenerate-violations.js";
+import { domainFile, domainFiles, goldenFile, taskFile, violationFile, violationLabel, violationOrdinal } from "../../validation/audit/release-layout.js";
 import { sqliteProblem } from "../../validation/audit/sqlite-file.js";
+import { BUILD_RECORD_FILE } from "../build/build-record-file.js";
 import { readJsonArtifact, readYamlArtifact } from "./read-artifact.js";
+import { checkBuildRecord } from "./check-build-record.js";
 
 /** One file of a release before it is written: its release-relative path and exact bytes. */
 export interface PlannedFile {
@@ -26,6 +24,8 @@ export interface DomainSummary {
   /** Released tasks, in id order. */
   tasks: Task[];
   report: ValidationReport;
+  /** How the domain's generated files were made: the release's provenance. */
+  record: BuildRecord;
   /** Violation traces stored in the release. */
   violations: number;
   /** Structure of the domain, for the datasheet. */
@@ -60,21 +60,36 @@ function graphViolations(gen: string, domain: string, task: string): PlannedFile
   });
 }
 
+/** The violation labels a task's validation entry implies, in its order (see violationLabel). */
+function expectedLabels(operators: readonly string[]): string[] {
+  const seen = new Map<string, number>();
+  return operators.map((op) => {
+    const n = (seen.get(op) ?? 0) + 1;
+    seen.set(op, n);
+    return violationLabel(op, n);
+  });
+}
+
 /**
  * Read one generated domain (and its card and documents from the sources) into the files it adds
- * to a release. Only tasks the validation report releases are taken; every JSON artifact is
- * schema-checked and rewritten as stable JSON (sorted keys), documents and the database are copied
- * byte for byte. Violation traces come from the graph when it stored them, else (when the domain
- * has its sop.json) they are produced again with the mutation operators for the mutants the
- * validation report lists.
+ * to a release, after checking it against its build record (sources, world, code and every
+ * generated file as the build left them; see check-build-record.ts). Only tasks the validation
+ * report releases are taken; every JSON artifact is schema-checked and rewritten as stable JSON
+ * (sorted keys), documents and the database are copied byte for byte. Violation traces are the ones
+ * the build's verify stage judged; a release never makes them again with today's code.
  */
 export function collectDomain(id: string, generatedDir: string, sourcesDir: string): { files: PlannedFile[]; summary: DomainSummary } {
   const gen = join(generatedDir, id);
   const src = join(sourcesDir, id);
   if (!existsSync(gen)) throw new FoundryError("RELEASE_DOMAIN_NOT_FOUND", `domain ${id} has not been generated (run the build first)`, { file: gen });
   const paths = domainFiles(id);
-  const card = readYamlArtifact(join(src, "domain.yaml"), DomainCard, "domain card");
-  if (card.id !== id) throw new FoundryError("RELEASE_INPUT_INVALID", `the domain card says id ${card.id}`, { file: join(src, "domain.yaml"), path: "id" }, card.id);
+  const sourceCard = readYamlArtifact(join(src, "domain.yaml"), DomainCard, "domain card");
+  if (sourceCard.id !== id) throw new FoundryError("RELEASE_INPUT_INVALID", `the domain card says id ${sourceCard.id}`, { file: join(src, "domain.yaml"), path: "id" }, sourceCard.id);
+  const record = readJsonArtifact(join(gen, BUILD_RECORD_FILE), BuildRecord, "build record");
+  checkBuildRecord(record, id, gen, src);
+  // Everything below reads files the check just matched against the record.
+  // The card ships with the seed the domain was built with, so the release states what made it.
+  const card: DomainCard = { ...sourceCard, generation: { ...sourceCard.generation, seed: record.seed } };
   const report = readJsonArtifact(join(gen, "validation.json"), ValidationReport, "validation report");
   if (report.domain !== id) throw new FoundryError("RELEASE_INPUT_INVALID", `the validation report is for domain ${report.domain}`, { file: join(gen, "validation.json"), path: "domain" }, report.domain);
   const world = readJsonArtifact(join(gen, "world.json"), WorldModel, "world model");
@@ -82,12 +97,15 @@ export function collectDomain(id: string, generatedDir: string, sourcesDir: stri
   const stateFile = join(gen, "initial-state.sqlite");
   if (!existsSync(stateFile)) throw new FoundryError("RELEASE_INPUT_MISSING", "initial state database is missing", { file: stateFile });
   const state = readFileSync(stateFile);
+  const worldSource = join(src, "world.yaml");
+  if (!existsSync(worldSource)) throw new FoundryError("RELEASE_INPUT_MISSING", "the world model's source (world.yaml) is missing; a release ships it so the audit can check world.json against it", { file: worldSource });
   const bad = sqliteProblem(state);
   if (bad) throw new FoundryError("RELEASE_INPUT_INVALID", bad, { file: stateFile });
 
   const files: PlannedFile[] = [
     json(paths.card, card),
     json(paths.world, world),
+    { path: paths.worldSource, bytes: readFileSync(worldSource) },
     { path: paths.state, bytes: state },
     json(paths.documents, documents),
     json(paths.validation, report),
@@ -95,11 +113,6 @@ export function collectDomain(id: string, generatedDir: string, sourcesDir: stri
   const sopFile = join(gen, "sop.json");
   const sop = existsSync(sopFile) ? readJsonArtifact(sopFile, Sop, "SOP") : null;
   if (sop) files.push(json(paths.sop, sop));
-  // Traces the graph did not store can be produced again only with the SOP (operators read its workflows).
-  let context: DomainContext | undefined;
-  const regenerate = sop
-    ? (): DomainContext => (context ??= { card, sop, world, base: storedState(compileWorld(world, paths.world), state, card.generation.seed), documents })
-    : null;
   const docs = sortedNames(join(src, "docs"), ".md");
   if (docs.length === 0) throw new FoundryError("RELEASE_INPUT_MISSING", "no documents (docs/*.md) to ship", { file: join(src, "docs") });
   for (const name of docs) files.push({ path: domainFile(id, `docs/${name}`), bytes: readFileSync(join(src, "docs", name)) });
@@ -116,10 +129,11 @@ export function collectDomain(id: string, generatedDir: string, sourcesDir: stri
     if (golden.role !== "golden" || golden.task !== taskId) throw new FoundryError("RELEASE_INPUT_INVALID", `expected the golden trace of ${taskId}, found a ${golden.role} trace of ${golden.task}`, { file: gf });
     tasks.push(task);
     files.push(json(taskFile(id, taskId), task), json(goldenFile(id, taskId), golden));
-    let v = graphViolations(gen, id, taskId);
-    const recorded = report.tasks.find((t) => t.task === taskId)?.mutants ?? [];
-    if (v.length === 0 && recorded.length > 0 && regenerate) {
-      v = regenerateViolations(regenerate(), task, golden, recorded).map((x) => json(violationFile(id, taskId, x.label), x.trace));
+    const v = graphViolations(gen, id, taskId);
+    const want = expectedLabels((report.tasks.find((t) => t.task === taskId)?.mutants ?? []).map((m) => m.operator)).sort();
+    const have = v.map((f) => f.path.slice(f.path.lastIndexOf("/") + 1, -".json".length)).sort();
+    if (want.join(",") !== have.join(",")) {
+      throw new FoundryError("RELEASE_VIOLATIONS_MISSING", `the validation report lists violation traces [${want.join(", ")}] for task ${taskId}; the build stored [${have.join(", ")}]. Rebuild with synth build`, { file: join(gen, "violations", taskId) });
     }
     violations += v.length;
     files.push(...v);
@@ -132,5 +146,5 @@ export function collectDomain(id: string, generatedDir: string, sourcesDir: stri
     events: world.events.length,
     rules: world.rules.length,
   };
-  return { files, summary: { id, card, documents: documents.length, tasks, report, violations, structure } };
+  return { files, summary: { id, card, documents: documents.length, tasks, report, record, violations, structure } };
 }

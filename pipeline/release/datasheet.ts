@@ -59,7 +59,7 @@ export function renderDatasheet(domains: readonly DomainSummary[], stats: Releas
     industries.set(d.card.industry, i);
   }
   const difficulty = Object.keys(stats.difficulty).sort((a, b) => (DIFFICULTY_ORDER.indexOf(a) + 1 || 99) - (DIFFICULTY_ORDER.indexOf(b) + 1 || 99) || (a < b ? -1 : 1));
-  const seeds = domains.map((d) => `${d.id}: ${d.card.generation.seed}`).join(", ");
+  const seeds = domains.map((d) => `${d.id}: ${d.record.seed}`).join(", ");
   const validationRows = domains.map((d) => [d.id, d.report.summary.generated, d.report.summary.released, d.report.summary.dropped, d.report.summary.repaired, d.tasks.length]);
   const operators = Object.keys(stats.mutants.byOperator).sort();
   const parts = [
@@ -125,7 +125,8 @@ export function renderDatasheet(domains: readonly DomainSummary[], stats: Releas
     "## How it was built",
     "",
     `- Pipeline version ${facts.pipeline.version}, source revision \`${facts.pipeline.revision}\`.`,
-    `- Seed ${facts.seed} (domain cards: ${seeds}).`,
+    `- Seed ${facts.seed} (build records: ${seeds}).`,
+    "- Seed and models come from each domain's build record (what the build ran), not from the configuration at release time; the release was refused unless its sources, world, code and generated files still matched that record.",
     "- Models per agent role:",
     "",
     table(["role", "model"], Object.keys(facts.models).sort().map((r) => [r, facts.models[r] as string])),
@@ -144,6 +145,16 @@ export function renderDatasheet(domains: readonly DomainSummary[], stats: Releas
     ...(operators.length > 0
       ? ["", table(["operator", "kill rate"], operators.map((o) => [o, rate(stats.mutants.byOperator[o]?.killed ?? 0, stats.mutants.byOperator[o]?.total ?? 0)]))]
       : []),
+    "",
+    "## How far to trust it",
+    "",
+    "`synth audit` proves that the files match `manifest.json`, that the manifest's `root_hash` covers its file list, that `documents.json` is what the documents in `docs/` give and that the initial database is what `world.json` and the seed give, and it re-runs every golden and violation trace. It cannot prove that the manifest itself is the one that was published: whoever can change a file can also recompute its hash and the root hash. A root hash is only as trustworthy as the place it was read from. Take it from a channel the release folder does not control (the publisher's announcement, a signed tag, the README of the repository that published it) and pin it:",
+    "",
+    "```",
+    "synth audit <this folder> --root <root hash>",
+    "```",
+    "",
+    "A mismatch exits 1 naming both hashes. With the domains' sources at hand, `synth audit <this folder> --rebuild --sources <dir>` also builds the release again in a temporary folder and compares it file by file.",
     "",
     "## Known limitations",
     "",

@@ -1,8 +1,7 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { stableJson } from "../core/canonical-json.js";
-import { AGENT_ROLES } from "../core/config.js";
+import { canonicalJson, stableJson } from "../core/canonical-json.js";
 import { FoundryError } from "../core/errors.js";
 import { checkDomainIds } from "../core/domain-id.js";
 import { PIPELINE_VERSION } from "../core/version.js";
@@ -33,10 +32,6 @@ export interface ExportOptions {
   outRoot?: string;
   /** Source revision for the manifest. Default: `git rev-parse HEAD` in `sourcesDir`, or `unknown`. */
   revision?: string;
-  /** Seed for the manifest. Default: the seed every domain card shares (an error when they differ). */
-  seed?: number;
-  /** Agent role → `deterministic` or `provider:model`. Default: every role `deterministic`. */
-  models?: Readonly<Record<string, string>>;
   /** Audit the staged folder before publishing and refuse a release that does not audit clean. Default true. */
   verify?: boolean;
   /** Test hooks into the staging step (see stage-release.ts). */
@@ -59,14 +54,16 @@ function checkOptions(o: ExportOptions): void {
   if (!VERSION.test(o.version)) throw new FoundryError("USAGE", "release version must be X.Y.Z", { path: "version" }, o.version);
   if (o.domains.length === 0) throw new FoundryError("USAGE", "a release needs at least one domain", { path: "domains" });
   checkDomainIds(o.domains, "domains");
-  if (o.seed !== undefined && !Number.isInteger(o.seed)) throw new FoundryError("USAGE", "seed must be an integer", { path: "seed" }, o.seed);
 }
 
-function manifestSeed(domains: readonly DomainSummary[], explicit: number | undefined): number {
-  if (explicit !== undefined) return explicit;
-  const seeds = [...new Set(domains.map((d) => d.card.generation.seed))];
-  if (seeds.length === 1) return seeds[0] as number;
-  throw new FoundryError("RELEASE_SEED_AMBIGUOUS", `the domains were built with different seeds (${domains.map((d) => `${d.id}: ${d.card.generation.seed}`).join(", ")}); state the release seed explicitly`, { path: "seed" });
+/**
+ * One value all domains' build records agree on (the seed, the models): the manifest states one, so
+ * domains built differently are refused rather than described by one of them.
+ */
+function agreed<T>(domains: readonly DomainSummary[], what: string, code: string, pick: (d: DomainSummary) => T): T {
+  const values = new Map(domains.map((d) => [canonicalJson(pick(d)), pick(d)]));
+  if (values.size === 1) return [...values.values()][0] as T;
+  throw new FoundryError(code, `the domains' build records disagree on the ${what} (${domains.map((d) => `${d.id}: ${canonicalJson(pick(d))}`).join(", ")}); release them separately, or rebuild them alike`, { path: what });
 }
 
 /** Refuse text artifacts that carry an absolute path of this machine: a release must read the same anywhere. */
@@ -91,10 +88,10 @@ export function planRelease(o: ExportOptions, audit: AuditFigures | null = null)
   const facts: BuildFacts = {
     name: o.name,
     version: o.version,
-    seed: manifestSeed(domains, o.seed),
+    seed: agreed(domains, "seed", "RELEASE_SEED_AMBIGUOUS", (d) => d.record.seed),
     pipeline: { version: PIPELINE_VERSION, revision: o.revision ?? gitRevision(sourcesDir) },
     packages: shapingPackageVersions(),
-    models: { ...(o.models ?? Object.fromEntries(AGENT_ROLES.map((r) => [r, "deterministic"]))) },
+    models: agreed(domains, "models", "RELEASE_MODELS_AMBIGUOUS", (d) => d.record.models),
   };
   const stats = releaseStats(domains);
   files.push({ path: DATASHEET_FILE, bytes: Buffer.from(renderDatasheet(domains, stats, facts, audit), "utf8") });
@@ -124,7 +121,7 @@ export function exportRelease(options: ExportOptions): ExportResult {
     beforePublish: (staging) => {
       options.hooks?.beforePublish?.(staging);
       if (options.verify === false) return;
-      audit = auditRelease(staging);
+      audit = auditRelease(staging, { staging: true });
       if (!audit.ok) {
         const first = audit.hash_failures[0] ?? audit.problems[0];
         const task = audit.per_task.find((t) => !t.ok);

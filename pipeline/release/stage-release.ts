@@ -3,6 +3,22 @@ import { basename, dirname, join } from "node:path";
 import { FoundryError } from "../core/errors.js";
 import type { PlannedFile } from "./collect-domain.js";
 import { removeTree } from "./remove-tree.js";
+import { pidAlive } from "../build/build-lock.js";
+
+import { STAGING_FOLDER } from "../../validation/audit/release-layout.js";
+
+/** Remove the staging folders under `parent` whose export process is gone (a killed `synth release`); returns their names. */
+export function removeStaleStaging(parent: string): string[] {
+  if (!existsSync(parent)) return [];
+  const removed: string[] = [];
+  for (const name of readdirSync(parent).sort()) {
+    const m = STAGING_FOLDER.exec(name);
+    if (!m || pidAlive(Number(m[2]))) continue;
+    removeTree(join(parent, name));
+    removed.push(name);
+  }
+  return removed;
+}
 
 /** Points where a test (or a caller) can look into, or break, an export while it runs. */
 export interface StageHooks {
@@ -36,6 +52,7 @@ export function releaseExists(target: string): FoundryError {
 export function publishRelease(target: string, files: readonly PlannedFile[], hooks: StageHooks = {}): void {
   const parent = dirname(target);
   mkdirSync(parent, { recursive: true });
+  removeStaleStaging(parent);
   // The process id keeps two exports of the same version from sharing a staging folder.
   const staging = join(parent, `.${basename(target)}.partial-${process.pid}`);
   removeTree(staging);

@@ -9,6 +9,7 @@ import { Trace } from "./trace.js";
 import { ValidationReport } from "./validation-report.js";
 import { ReleaseManifest } from "./release-manifest.js";
 import { EvaluationResult } from "./evaluation-result.js";
+import { BuildRecord } from "./build-record.js";
 
 /** Every artifact the foundry reads or writes, by the name its JSON Schema file gets. */
 export const ARTIFACTS = {
@@ -22,6 +23,7 @@ export const ARTIFACTS = {
   "validation-report": ValidationReport,
   "release-manifest": ReleaseManifest,
   "evaluation-result": EvaluationResult,
+  "build-record": BuildRecord,
 } as const satisfies Record<string, z.ZodType>;
 
 export type ArtifactName = keyof typeof ARTIFACTS;
@@ -38,3 +40,4 @@ export * from "./trace.js";
 export * from "./validation-report.js";
 export * from "./release-manifest.js";
 export * from "./evaluation-result.js";
+export * from "./build-record.js";

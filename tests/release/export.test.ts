@@ -8,6 +8,7 @@ import { FoundryError } from "../../pipeline/core/errors.js";
 import { sha256 } from "../../pipeline/core/canonical-json.js";
 import { manifestRootHash } from "../../validation/audit/root-hash.js";
 import { buildReleaseFixture, DOMAIN, type ReleaseFixture } from "./fixture.js";
+import { writeBuildRecord } from "../../pipeline/build/build-record-file.js";
 import { cleanupTemp, fingerprint, tempDir } from "./helpers.js";
 
 const PKG = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string; dependencies: Record<string, string> };
@@ -55,9 +56,10 @@ describe("exportRelease", () => {
       `${d}/violations/release-payment/do_nothing.json`,
       `${d}/violations/release-payment/touch_protected.json`,
       `${d}/world.json`,
+      `${d}/world.yaml`,
       `validation/${DOMAIN}.json`,
     ]);
-    expect(Object.keys(manifest.files).filter((f) => f.startsWith("schemas/"))).toHaveLength(10);
+    expect(Object.keys(manifest.files).filter((f) => f.startsWith("schemas/"))).toHaveLength(11);
     for (const [file, hash] of Object.entries(manifest.files)) expect(sha256(readFileSync(join(dir, file))), file).toBe(hash);
     expect(manifest.root_hash).toBe(manifestRootHash(manifest.files));
     expect(manifest.counts).toEqual({ domains: 1, documents: 3, tasks: 2, checks: 8, by_domain: { [DOMAIN]: { industry: "Business & Enterprise", documents: 3, tasks: 2 } } });
@@ -95,7 +97,7 @@ describe("exportRelease", () => {
     expect(readme).toContain("| mini-treasury | Mini treasury desk (release test fixture) | Business & Enterprise | 3 | 2 | 8 |");
     expect(readme).toContain("| easy | 1 |\n| uncalibrated | 1 |");
     expect(readme).toContain(`- Pipeline version ${PKG.version}, source revision \`rev-test\`.`);
-    expect(readme).toContain("- Seed 7 (domain cards: mini-treasury: 7).");
+    expect(readme).toContain("- Seed 7 (build records: mini-treasury: 7).");
     expect(readme).toContain("Kill rate of violation traces on released tasks: 1.000 (4 of 4).");
     expect(readme).toContain("  - mini-treasury/stale-quote: difficulty: solved by every probe agent");
     expect(readme).toContain("| zod | 4.6.7 |");
@@ -137,6 +139,10 @@ describe("exportRelease", () => {
     const trace = JSON.parse(readFileSync(golden, "utf8")) as { events: Array<{ result?: unknown }> };
     (trace.events[3] as { result?: unknown }).result = { transfer_id: 4, amount: 9999 };
     writeFileSync(golden, JSON.stringify(trace));
+    // Recorded as if the build itself had left this trace, so the staged audit is what refuses it.
+    const gen = join(broken.generatedDir, DOMAIN);
+    const record = JSON.parse(readFileSync(join(gen, "build-record.json"), "utf8"));
+    writeBuildRecord(gen, record);
     const out = join(tempDir("release-out2"), "releases");
     const e = caught(() => exportRelease({ name: "demo", version: "1.0.0", domains: [DOMAIN], ...broken, outRoot: out, revision: "r" }));
     expect(e.code).toBe("RELEASE_AUDIT_FAILED");

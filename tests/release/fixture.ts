@@ -15,6 +15,14 @@ import { Episode } from "../../pipeline/world/episode.js";
 import type { KnowledgeDocument } from "../../pipeline/world/documents-tool.js";
 import { loadDomain } from "../../pipeline/sources/load-domain.js";
 import { runChecks, strictSuccess } from "../../validation/checks/index.js";
+import { violationLabel } from "../../validation/audit/release-layout.js";
+import { AGENT_ROLES } from "../../pipeline/core/config.js";
+import { contentHash } from "../../pipeline/core/canonical-json.js";
+import { PIPELINE_VERSION } from "../../pipeline/core/version.js";
+import { writeBuildRecord } from "../../pipeline/build/build-record-file.js";
+import { loadValidDomain } from "../../pipeline/build/load-context.js";
+import { sourcesHash } from "../../pipeline/build/sources-hash.js";
+import { buildFingerprint } from "../../pipeline/build/stage-code.js";
 
 /**
  * Builds a tiny generated domain (`generated/mini-treasury/` as the synthesis graph lays it out)
@@ -29,7 +37,7 @@ const WORLD_FILE = fileURLToPath(new URL("../fixtures/world/world.yaml", import.
 
 type Variant = "a" | "b";
 
-/** Where the violation traces come from: plans scripted here (stored as files, as a graph would), or the mutation operators of validation/mutants (verdicts recorded, traces not stored). */
+/** Where the violation traces come from: plans scripted here, or the mutation operators of validation/mutants (as the graph's verify stage runs them); both are stored as the collect stage stores them. */
 export type MutantSource = "scripted" | "operators";
 
 /** The smallest SOP the operators can read (no workflows: reordering does not apply). */
@@ -76,6 +84,7 @@ export function buildReleaseFixture(root: string, variant: Variant = "a", mutant
   const sourcesDir = join(root, "sources");
   const generatedDir = join(root, "generated");
   cpSync(join(FIXTURE, "sources"), sourcesDir, { recursive: true });
+  cpSync(WORLD_FILE, join(sourcesDir, DOMAIN, "world.yaml"));
   const docsDir = join(sourcesDir, DOMAIN, "docs");
   if (variant === "b") {
     appendFileSync(join(docsDir, "payment-release-procedure.md"), "\n- **PAY-3.3** A released payment cannot be changed; file a recall instead.\n");
@@ -127,7 +136,13 @@ export function buildReleaseFixture(root: string, variant: Variant = "a", mutant
       entries.push({ task: id, status: "dropped", gates: [{ gate: "difficulty", passed: false, detail: "solved by every probe" }], mutants: [], kill_rate: null, repairs: [], probes: { noop: false, scripted: true }, difficulty: null, drop_reason: "difficulty: solved by every probe agent" });
       continue;
     }
-    const mutants = mutantSource === "operators" ? runMutants(ctx, task, golden).mutants.map((m) => ({ operator: m.operator, target_check: m.target_check, killed: m.killed, failed_checks: m.failed_checks })) : Object.entries(MUTANTS[id] ?? {}).map(([operator, m]) => {
+    const seen = new Map<string, number>();
+    const stored = (operator: string, trace: Trace) => {
+      const n = (seen.get(operator) ?? 0) + 1;
+      seen.set(operator, n);
+      write(join(gen, "violations", id, `${violationLabel(operator, n)}.json`), stableJson(trace));
+    };
+    const mutants = mutantSource === "operators" ? runMutants(ctx, task, golden).mutants.map((m) => (stored(m.operator, m.trace), { operator: m.operator, target_check: m.target_check, killed: m.killed, failed_checks: m.failed_checks })) : Object.entries(MUTANTS[id] ?? {}).map(([operator, m]) => {
       const trace = run(task, m.plan(task.reference_plan), "violation", operator);
       write(join(gen, "violations", id, `${operator}.json`), stableJson(trace));
       const failed = judge(task, trace).filter((r) => !r.passed).map((r) => r.check);
@@ -172,5 +187,18 @@ export function buildReleaseFixture(root: string, variant: Variant = "a", mutant
     },
   });
   write(join(gen, "validation.json"), stableJson(report));
+  // The build record, as the collect stage writes it: what the release takes its provenance from.
+  writeBuildRecord(gen, {
+    domain: DOMAIN,
+    pipeline_version: PIPELINE_VERSION,
+    code_fingerprint: buildFingerprint(),
+    seed: 7,
+    strategies: { "task-designer": "deterministic" },
+    models: Object.fromEntries(AGENT_ROLES.map((r) => [r, "deterministic"])),
+    model_settings: {},
+    sources_hash: sourcesHash(loadValidDomain(join(sourcesDir, DOMAIN))),
+    sop_hash: contentHash(sop),
+    world_hash: contentHash({ world, state: base.hash }),
+  });
   return { generatedDir, sourcesDir };
 }

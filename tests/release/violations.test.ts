@@ -7,14 +7,26 @@ import { auditRelease } from "../../validation/audit/audit-release.js";
 import { manifestRootHash } from "../../validation/audit/root-hash.js";
 import { violationLabel, violationOrdinal } from "../../validation/audit/release-layout.js";
 import { buildReleaseFixture, DOMAIN } from "./fixture.js";
+import { writeBuildRecord } from "../../pipeline/build/build-record-file.js";
+import { FoundryError } from "../../pipeline/core/errors.js";
 import { cleanupTemp, tempDir, writableCopy } from "./helpers.js";
 
 afterAll(cleanupTemp);
 
 const V = `domains/${DOMAIN}/violations`;
 
+function caught(f: () => unknown): FoundryError {
+  try {
+    f();
+  } catch (e) {
+    if (FoundryError.is(e)) return e;
+    throw e;
+  }
+  throw new Error("expected a FoundryError");
+}
+
 describe("violation traces in a release", () => {
-  it("are produced with the mutation operators when the graph stored none, and the audit re-runs them", () => {
+  it("are the mutation operators' traces the build stored, and the audit re-runs them", () => {
     const fx = buildReleaseFixture(tempDir("viol-op"), "a", "operators");
     const r = exportRelease({ name: "demo", version: "1.0.0", domains: [DOMAIN], ...fx, outRoot: join(tempDir("viol-op-out"), "releases"), revision: "r" });
     expect(Object.keys(r.manifest.files).filter((f) => f.startsWith(V))).toEqual([
@@ -33,14 +45,15 @@ describe("violation traces in a release", () => {
     ]);
   });
 
-  it("without stored traces nor an SOP to produce them, mutants are reported as not re-run, and the datasheet says so", () => {
+  it("a release ships the traces the build judged and never makes them again: none stored is refused", () => {
     const fx = buildReleaseFixture(tempDir("viol-none"), "a", "operators");
-    rmSync(join(fx.generatedDir, DOMAIN, "sop.json"));
-    const r = exportRelease({ name: "demo", version: "1.0.0", domains: [DOMAIN], ...fx, outRoot: join(tempDir("viol-none-out"), "releases"), revision: "r" });
-    const audit = auditRelease(r.dir);
-    expect([audit.ok, audit.mutants]).toEqual([true, { total: 0, killed: 0, not_stored: 4 }]);
-    expect(audit.per_task.map((t) => t.mutants_not_stored)).toEqual([["touch_protected_object", "do_nothing"], ["miss_deadline", "do_nothing"]]);
-    expect(readFileSync(join(r.dir, "README.md"), "utf8")).toContain("- 4 violation trace(s) listed in the validation reports are not stored in the release, so `synth audit` cannot re-run them.");
+    const gen = join(fx.generatedDir, DOMAIN);
+    rmSync(join(gen, "violations", "move-funds"), { recursive: true });
+    // A build record that agrees (as a build that stored no traces would leave it): only the missing traces are wrong.
+    writeBuildRecord(gen, JSON.parse(readFileSync(join(gen, "build-record.json"), "utf8")));
+    const e = caught(() => exportRelease({ name: "demo", version: "1.0.0", domains: [DOMAIN], ...fx, outRoot: join(tempDir("viol-none-out"), "releases"), revision: "r" }));
+    expect(e.code).toBe("RELEASE_VIOLATIONS_MISSING");
+    expect(e.message).toBe("the validation report lists violation traces [do_nothing, touch_protected_object] for task move-funds; the build stored []. Rebuild with synth build");
   });
 
   it("a trace filed under another mutant's label is not accepted as that mutant", () => {

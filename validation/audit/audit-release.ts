@@ -1,16 +1,20 @@
+import { basename, resolve } from "node:path";
 import { compileWorld } from "../../pipeline/world/compile-world.js";
 import { FoundryError } from "../../pipeline/core/errors.js";
 import type { ReleaseManifest } from "../../pipeline/schemas/index.js";
 import { auditTask, storedState, type AuditDomain, type TaskAudit } from "./audit-task.js";
 import { parseReleaseDomain, releaseDomainIds, type ReleaseDomain } from "./parse-release.js";
-import { goldenFile, MANIFEST_FILE, domainFiles, taskFile } from "./release-layout.js";
+import { goldenFile, MANIFEST_FILE, domainFiles, taskFile, STAGING_FOLDER } from "./release-layout.js";
+import { checkDerivedFiles } from "./derived-files.js";
 import { verifyIntegrity, type FileFailure } from "./verify-integrity.js";
 
 /** Everything `synth audit` reports. */
 export interface AuditReport {
-  /** True only when every file matches the manifest, every golden trace passes and every stored violation trace fails as recorded. */
+  /** True only when the folder is a finished release, every file matches the manifest (and the pinned root hash), every derived file matches its source, every golden trace passes, and every violation trace the report lists is stored and fails as recorded. */
   ok: boolean;
   release: { name: string; version: string; root_hash: string } | null;
+  /** The root hash the caller pinned (`--root`), or null when none was. */
+  pinned_root: string | null;
   /** Released tasks found (the manifest's count when the integrity check refused the release). */
   tasks: number;
   /** Golden traces that replayed exactly and passed every check. */
@@ -81,36 +85,56 @@ function countProblems(manifest: ReleaseManifest, domains: ReleaseDomain[]): Fil
   return out;
 }
 
+export interface AuditOptions {
+  /** Expected root hash, read from somewhere the release folder does not control; a different manifest root refuses the release. */
+  root?: string;
+  /** Audit a staging folder (`.X.Y.Z.partial-PID`): only the exporter does this, on its own staging folder before publishing. */
+  staging?: boolean;
+}
+
 /**
- * Audit a frozen release without the synthesis machinery: verify the manifest and every file's
- * hash (refusing the release, naming each file, on any difference), then replay every golden trace
- * from a fresh copy of its domain's initial state plus the task overlay and run its checks, and
- * re-run every stored violation trace against the validation report's claim. Reads only.
+ * Audit a frozen release without the synthesis machinery: refuse a folder that is an unfinished
+ * export; verify the manifest, the pinned root hash and every file's hash (refusing the release,
+ * naming each file, on any difference); check every derived file against its source in the
+ * release (documents.json against docs/, world.json against world.yaml, the initial database
+ * against world and seed); then replay every golden trace from a fresh copy of its domain's
+ * initial state plus the task overlay and run its checks, and re-run every stored violation trace
+ * against the validation report's claim. Reads only.
  */
-export function auditRelease(dir: string): AuditReport {
+export function auditRelease(dir: string, opts: AuditOptions = {}): AuditReport {
+  const pinned = opts.root ?? null;
+  const empty = { golden_passed: 0, problems: [], mutants: { total: 0, killed: 0, not_stored: 0 }, per_task: [] };
+  if (!opts.staging && STAGING_FOLDER.test(basename(resolve(dir)))) {
+    return { ok: false, release: null, pinned_root: pinned, tasks: 0, hash_failures: [{ file: ".", reason: "this is the staging folder of an export that did not finish (.X.Y.Z.partial-PID), not a release" }], ...empty };
+  }
   const integrity = verifyIntegrity(dir);
   const { manifest } = integrity;
   const release = manifest ? { name: manifest.name, version: manifest.version, root_hash: manifest.root_hash } : null;
-  const empty = { golden_passed: 0, problems: [], mutants: { total: 0, killed: 0, not_stored: 0 }, per_task: [] };
+  if (manifest && pinned !== null && manifest.root_hash !== pinned) {
+    integrity.failures.unshift({ file: MANIFEST_FILE, reason: `root_hash ${manifest.root_hash} is not the pinned root ${pinned}: this is not the release that root names` });
+  }
   if (!manifest || integrity.failures.length > 0) {
-    return { ok: false, release, tasks: manifest?.counts.tasks ?? 0, hash_failures: integrity.failures, ...empty };
+    return { ok: false, release, pinned_root: pinned, tasks: manifest?.counts.tasks ?? 0, hash_failures: integrity.failures, ...empty };
   }
   const problems: FileFailure[] = [];
   const contents = { manifest, contents: integrity.contents };
   const domains = releaseDomainIds(manifest).map((id) => parseReleaseDomain(contents, id, problems));
   problems.push(...countProblems(manifest, domains));
+  for (const d of domains) checkDerivedFiles(d, integrity.contents, problems);
   const perTask = domains.flatMap((d) => auditDomain(d, problems));
   const mutants = perTask.flatMap((t) => t.mutants);
   const tasks = domains.reduce((n, d) => n + d.tasks.length, 0);
   const goldenPassed = perTask.filter((t) => t.golden.passed).length;
+  const notStored = perTask.reduce((n, t) => n + t.mutants_not_stored.length, 0);
   return {
-    ok: problems.length === 0 && goldenPassed === tasks && perTask.every((t) => t.ok),
+    ok: problems.length === 0 && goldenPassed === tasks && perTask.every((t) => t.ok) && notStored === 0,
     release,
+    pinned_root: pinned,
     tasks,
     golden_passed: goldenPassed,
     hash_failures: [],
     problems,
-    mutants: { total: mutants.length, killed: mutants.filter((m) => m.killed).length, not_stored: perTask.reduce((n, t) => n + t.mutants_not_stored.length, 0) },
+    mutants: { total: mutants.length, killed: mutants.filter((m) => m.killed).length, not_stored: notStored },
     per_task: perTask,
   };
 }

@@ -19,6 +19,8 @@ export function domainFiles(domain: string) {
   return {
     card: domainFile(domain, "domain.json"),
     world: domainFile(domain, "world.json"),
+    /** The world model as written (world.yaml of the sources): what world.json and the initial state are checked against. */
+    worldSource: domainFile(domain, "world.yaml"),
     state: domainFile(domain, "initial-state.sqlite"),
     documents: domainFile(domain, "documents.json"),
     sop: domainFile(domain, "sop.json"),
@@ -45,6 +47,9 @@ export function violationOrdinal(label: string, operator: string): number | null
   const n = m ? Number(m[1]) : NaN;
   return Number.isInteger(n) && n >= 2 ? n : null;
 }
+/** `.X.Y.Z.partial-PID`: the staging folder of an export in progress, or of one that was killed; never a release. */
+export const STAGING_FOLDER = /^\.(\d+\.\d+\.\d+)\.partial-(\d+)$/;
+
 export const schemaFile = (artifact: string): string => `schemas/${artifact}.schema.json`;
 
 /** A path the manifest may name: relative, POSIX separators, no empty, `.` or `..` segment. */

@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import Table from "cli-table3";
-import { parseModelFor, resolveConfig } from "../../core/config.js";
+import { configFromEnv, parseModelFor, resolveConfig } from "../../core/config.js";
 import { runBuild, resumeBuild, type BuildOutcome } from "../../build/run-build.js";
 import { Progress } from "../../build/progress.js";
 import { dropCause } from "../../build/drop-cause.js";
@@ -102,11 +102,21 @@ export function registerBuild(program: Command): void {
     .description("Continue a build run that crashed or was killed, from its last completed step.")
     .argument("[run]", "run id printed by `synth build` (default: the latest unfinished run)")
     .option("--generated <dir>", "output folder of the run", "generated")
+    .option("--seed <n>", "must match the seed the run was started with (a resume never changes settings)")
+    .option("--model <provider:model>", "must match the run's model for every role")
+    .option("--model-for <role=provider:model>", "must match the run's model for that role; repeatable", collectList, [])
     .option("--approve", "approve the review the run is paused at (after `synth build --review`) and continue")
     .option("--json", "machine-readable progress events and result on stdout")
-    .action(async (run: string | undefined, o: { generated: string; json?: boolean; approve?: boolean }) => {
-      const config = resolveConfig({});
-      const outcome = await resumeBuild({ config, run, generated: o.generated, progress: Progress.auto(Boolean(o.json)), approve: Boolean(o.approve) });
+    .addHelpText(
+      "after",
+      "\nA run continues with the configuration it was started with (models per role, base URL, seed,\ntemperature…, stored in generated/runs/index.json). A setting given now, by flag or environment\n(FOUNDRY_MODEL, FOUNDRY_SEED, …), that differs from it is refused (RESUME_SETTINGS_CONFLICT, exit 1).",
+    )
+    .action(async (run: string | undefined, o: { generated: string; json?: boolean; approve?: boolean } & Pick<BuildFlags, "seed" | "model" | "modelFor">) => {
+      const flags = flagsToConfig(o);
+      const config = resolveConfig({ flags });
+      const env = configFromEnv(process.env);
+      const given = { ...env, ...flags, models: { ...((env.models as Record<string, string>) ?? {}), ...((flags.models as Record<string, string>) ?? {}) } };
+      const outcome = await resumeBuild({ config, given, run, generated: o.generated, progress: Progress.auto(Boolean(o.json)), approve: Boolean(o.approve) });
       printOutcome(outcome, Boolean(o.json));
     });
 }

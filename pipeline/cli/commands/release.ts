@@ -1,7 +1,6 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Command } from "commander";
-import { AGENT_ROLES, modelFor, resolveConfig } from "../../core/config.js";
 import { FoundryError } from "../../core/errors.js";
 import { exportRelease } from "../../release/export-release.js";
 import { parseDomainList } from "../../core/domain-id.js";
@@ -13,7 +12,6 @@ interface ReleaseFlags {
   generated: string;
   sources: string;
   revision?: string;
-  seed?: string;
   json?: boolean;
 }
 
@@ -23,12 +21,6 @@ function generatedDomains(dir: string): string[] {
   return readdirSync(dir)
     .filter((n) => n !== "releases" && statSync(join(dir, n)).isDirectory() && existsSync(join(dir, n, "validation.json")))
     .sort();
-}
-
-function parseSeed(text: string | undefined): number | undefined {
-  if (text === undefined) return undefined;
-  if (!/^\d+$/.test(text)) throw new FoundryError("USAGE", "--seed must be a non-negative integer", { path: "--seed" }, text);
-  return Number(text);
 }
 
 /** `synth release NAME --version X.Y.Z`: freeze generated domains into a content-hashed release. */
@@ -45,7 +37,6 @@ export function registerRelease(program: Command): void {
     .option("--generated <dir>", "folder of the generated domains", "generated")
     .option("--sources <dir>", "folder of the source domains (cards and documents)", "sources")
     .option("--revision <rev>", "source revision for the manifest (default: git rev-parse HEAD of --sources, or `unknown`)")
-    .option("--seed <n>", "release seed for the manifest (default: FOUNDRY_SEED / config seed, else the seed the domain cards share)")
     .option("--json", "print a machine-readable summary")
     .addHelpText(
       "after",
@@ -56,8 +47,14 @@ validation/<d>.json, schemas/*.schema.json, a datasheet README.md and manifest.j
 every file, root hash, seed, pipeline version and revision, package versions, models per role).
 The release is written to a hidden staging folder, audited (as \`synth audit\` would), made
 read-only and renamed into place in one step: a failed or interrupted export leaves no release.
-Models per role come from the configuration (FOUNDRY_MODEL, foundry.config.yaml). Exit codes:
-0 written, 1 refused (version exists, invalid input, audit failed), 2 usage.
+Seed and models per role come from each domain's generated/<d>/build-record.json, never from
+today's configuration. The release is refused, with a message to rebuild, when the sources changed
+since the build (RELEASE_STALE_SOURCES), the world or initial database is not the one built
+(RELEASE_STALE_WORLD), the pipeline's code changed (RELEASE_STALE_CODE), another generated file
+changed (RELEASE_STALE_BUILD), or a violation trace the build judged is missing
+(RELEASE_VIOLATIONS_MISSING). Staging folders of killed exports (.X.Y.Z.partial-PID whose process
+is gone) are removed. Exit codes: 0 written, 1 refused (version exists, stale or invalid input,
+audit failed), 2 usage.
 
 Examples:
   synth release foundry-bench --version 1.0.0
@@ -67,8 +64,6 @@ Examples:
     .action((name: string, flags: ReleaseFlags) => {
       const domains = flags.domains !== undefined ? parseDomainList(flags.domains, "--domains") : generatedDomains(flags.generated);
       if (domains.length === 0) throw new FoundryError("USAGE", `no domains given and no generated domain (with validation.json) under ${flags.generated}/`, { path: "--domains" });
-      const config = resolveConfig({});
-      const seed = parseSeed(flags.seed) ?? config.seed ?? undefined;
       const { dir, manifest, audit } = exportRelease({
         name,
         version: flags.version,
@@ -77,8 +72,6 @@ Examples:
         sourcesDir: flags.sources,
         outRoot: flags.out,
         ...(flags.revision !== undefined ? { revision: flags.revision } : {}),
-        ...(seed !== undefined ? { seed } : {}),
-        models: Object.fromEntries(AGENT_ROLES.map((r) => [r, modelFor(config, r)])),
       });
       const files = Object.keys(manifest.files).length + 1;
       if (flags.json) {
