@@ -7,6 +7,8 @@ import { resumeBuild, runBuild } from "../../pipeline/build/run-build.js";
 import { Progress } from "../../pipeline/build/progress.js";
 import { Task, Trace, ValidationReport } from "../../pipeline/schemas/index.js";
 import { runCli } from "../cli/run-cli.js";
+import { sourcesHash } from "../../pipeline/build/sources-hash.js";
+import { loadValidDomain } from "../../pipeline/build/load-context.js";
 
 /** A copy of the fx-treasury sample domain with a few task slots, in a fresh folder. */
 function workspace(slots = 6): string {
@@ -96,8 +98,16 @@ describe("synth build (deterministic strategies)", () => {
     writeFileSync(wfFile, `${JSON.stringify({ ...wf, title: "Cancel an unreleased payment (reviewed)" }, null, 2)}\n`);
     const second = await resumeBuild({ config, run: first.run, generated: p.generated, progress: silent, approve: true });
     expect(second.domains[0]!.paused?.stage).toBe("review_environment");
+    // The pause names what the build really reads, and an edit made during it is what the build uses.
+    const worldFile = join(root, "sources/fx-treasury/world.yaml");
+    expect(second.domains[0]!.paused?.message).toContain(`review and edit ${worldFile} (the world model the build reads;`);
+    writeFileSync(worldFile, readFileSync(worldFile, "utf8").replace("Corporate clients of the Treasury Services desk,", "Corporate clients of the Treasury Services desk (reviewed),"));
     const third = await resumeBuild({ config, run: first.run, generated: p.generated, progress: silent, approve: true });
     expect(third.domains[0]!.paused).toBeNull();
+    const world = JSON.parse(readFileSync(join(p.generated, "fx-treasury/world.json"), "utf8")) as { tables: Array<{ name: string; description: string }> };
+    expect(world.tables.find((t) => t.name === "clients")?.description).toBe("Corporate clients of the Treasury Services desk (reviewed), with their payment limits and mandate.");
+    const report = JSON.parse(readFileSync(join(p.generated, "fx-treasury/report.json"), "utf8")) as { sources_hash: string };
+    expect(report.sources_hash).toBe(sourcesHash(loadValidDomain(join(root, "sources/fx-treasury"))));
     expect(third.domains[0]!.records.map((r) => r.id)).toEqual(["fx-treasury-001", "fx-treasury-002"]);
     const sop = JSON.parse(readFileSync(join(p.generated, "fx-treasury/sop.json"), "utf8")) as { workflows: Array<{ id: string; title: string }> };
     expect(sop.workflows.find((w) => w.id === "payment-cancellation")?.title).toBe("Cancel an unreleased payment (reviewed)");
