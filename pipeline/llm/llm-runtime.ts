@@ -80,7 +80,11 @@ function bindInner(model: BaseChatModel, ref: ModelRef, request: LlmRequest): Ru
     // A plain JSON Schema (not zod), so the provider's parser never throws on a bad answer: the
     // raw message comes back and is checked below, where a bad answer is shown to the model.
     const jsonSchema = z.toJSONSchema(structured.schema, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
-    const inner = model.withStructuredOutput(jsonSchema, { name: structured.name, includeRaw: true });
+    // OpenAI-compatible servers get a forced tool call: with response_format json_schema,
+    // @langchain/openai 1.5.8 calls the SDK's parse(), which throws away an answer that is not JSON
+    // (a <think> block, a truncated object) instead of returning it to be shown to the model.
+    const method = ref.provider === "openai" ? { method: "functionCalling" as const } : {};
+    const inner = model.withStructuredOutput(jsonSchema, { name: structured.name, includeRaw: true, ...method });
     return inner.pipe((out: { raw: BaseMessage }) => out.raw) as unknown as Runnable<BaseMessage[], unknown>;
   }
   if (tools?.length) {
