@@ -76,6 +76,9 @@ export class RuntimeChatModel extends BaseChatModel<BaseChatModelCallOptions, AI
     if (answer.usage_metadata) fields.usage_metadata = answer.usage_metadata;
     if (answer.id) fields.id = answer.id;
     const message = new AIMessageChunk(fields);
+    // A chunk rebuilds its tool calls from tool_call_chunks and drops invalid_tool_calls given to
+    // its constructor; set them afterwards, so a malformed call stays malformed (never `args: {}`).
+    message.invalid_tool_calls = answer.invalid_tool_calls ?? [];
     return { generations: [{ text: message.text, message }] };
   }
 }

@@ -70,7 +70,7 @@ describe("the graph with llm strategies (scripted models, offline)", () => {
     expect(task.scenario.persona).toBe("Finance lead who speaks in short sentences.");
     expect(task.scenario.opening_request).toMatch(/^Good morning, this is customer number CL-10\d\. Please release an outgoing payment for PAY-\d+, and then /);
     const report = JSON.parse(readFileSync(join(out, "report.json"), "utf8")) as { strategies: Record<string, string> };
-    expect(report.strategies).toMatchObject({ "task-designer": "scripted:designer", "rubric-writer": "scripted:rubric", solver: "deterministic" });
+    expect(report.strategies).toMatchObject({ "task-designer": "scripted:designer (temperature 0, structured_output native)", "rubric-writer": "scripted:rubric (temperature 0, structured_output native)", solver: "deterministic" });
   }, 180_000);
 
   it("the llm solver works a task through the agent's tools and its trace passes the gates; a model that never finishes is reported", async () => {
@@ -97,7 +97,8 @@ describe("the graph with llm strategies (scripted models, offline)", () => {
     expect(model.calls).toBe(plan.length + 1);
 
     const chatty = new ScriptedModel(() => new AIMessage("I will look into it."));
-    expect(await new LlmSolver({ model: chatty }).solve(ctx, task)).toEqual({ ok: false, reason: "the model stopped without calling finish after 1 turn(s)" });
+    expect(await new LlmSolver({ model: chatty }).solve(ctx, task)).toEqual({ ok: false, reason: "the model answered without calling a tool 3 time(s): I will look into it." });
+    expect(chatty.calls).toBe(3); // told twice (the bounded nudges), then given up
   }, 120_000);
 
   it("the llm repairer applies the model's decision from the diagnosis", async () => {
@@ -108,10 +109,14 @@ describe("the graph with llm strategies (scripted models, offline)", () => {
     const task = await new DeterministicRubricWriter().writeChecks(ctx, designed.task);
     const target = task.checks.protection[0]!.id;
     const model = new ScriptedModel(() => new AIMessage(JSON.stringify({ action: "remove_check", check: target, explanation: "The golden trace follows the procedure and fails it." })));
-    const repaired = await new LlmRepairer({ model }).repair(ctx, task, { gate: "golden_replay", check: target, event: 3, detail: "fails" });
+    const repaired = await new LlmRepairer({ model }).repair(ctx, task, { gate: "golden_replay", check: target, event: 3, detail: "fails" }, 1, null);
+    // The repairer is shown the failing gate's diagnosis and whether a golden trace exists.
+    const shown = text(model.seen[0]?.find((m) => m._getType() === "human"));
+    expect(shown).toContain('Failing gate\'s diagnosis: {"gate":"golden_replay","check":"' + target + '","event":3,"detail":"fails"}');
+    expect(shown).toContain("Golden trace:\nnone: the task has not been solved");
     expect(repaired?.resume).toBe("checked");
     expect(repaired?.task.checks.protection.map((c) => c.id)).not.toContain(target);
     const refuse = new ScriptedModel(() => new AIMessage(JSON.stringify({ action: "drop_task", check: null, explanation: "A failing goal cannot be repaired." })));
-    expect(await new LlmRepairer({ model: refuse }).repair(ctx, task, { gate: "golden_replay", check: task.checks.goal[0]!.id, event: null, detail: "goal fails" })).toBeNull();
+    expect(await new LlmRepairer({ model: refuse }).repair(ctx, task, { gate: "golden_replay", check: task.checks.goal[0]!.id, event: null, detail: "goal fails" }, 1, null)).toBeNull();
   }, 120_000);
 });

@@ -9,6 +9,8 @@ import type { ChatResult } from "@langchain/core/outputs";
  */
 export class ScriptedModel extends BaseChatModel {
   calls = 0;
+  /** The conversation each call was given. */
+  readonly seen: BaseMessage[][] = [];
   readonly #script: (messages: BaseMessage[], call: number) => AIMessage;
 
   constructor(script: (messages: BaseMessage[], call: number) => AIMessage) {
@@ -25,6 +27,7 @@ export class ScriptedModel extends BaseChatModel {
   }
 
   override async _generate(messages: BaseMessage[]): Promise<ChatResult> {
+    this.seen.push(messages);
     const message = this.#script(messages, this.calls++);
     return { generations: [{ text: typeof message.content === "string" ? message.content : "", message }] };
   }
