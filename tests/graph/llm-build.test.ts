@@ -17,6 +17,7 @@ import { askText } from "../../pipeline/agents/plan/actions.js";
 import { verifyTask } from "../../pipeline/build/verify-task.js";
 import { RandomStream } from "../../pipeline/core/random.js";
 import { ScriptedModel, text } from "./scripted-model.js";
+import { modelFailureSummary } from "../../pipeline/llm/failure-reason.js";
 
 function workspace(slots: number): string {
   const root = mkdtempSync(join(tmpdir(), "llm-build-"));
@@ -71,6 +72,32 @@ describe("the graph with llm strategies (scripted models, offline)", () => {
     expect(task.scenario.opening_request).toMatch(/^Good morning, this is customer number CL-10\d\. Please release an outgoing payment for PAY-\d+, and then /);
     const report = JSON.parse(readFileSync(join(out, "report.json"), "utf8")) as { strategies: Record<string, string> };
     expect(report.strategies).toMatchObject({ "task-designer": "scripted:designer (temperature 0, structured_output native)", "rubric-writer": "scripted:rubric (temperature 0, structured_output native)", solver: "deterministic" });
+  }, 180_000);
+
+  it("a slot whose model fails persistently is dropped with its class, task, stage and model; the others are released", async () => {
+    const root = workspace(2);
+    const designer = new ScriptedModel((messages) => {
+      const human = text(messages.find((m) => m._getType() === "human"));
+      // Slot 1's server answers 500 every time; slot 2 gets a good design.
+      if (human.includes("task id fx-treasury-001")) throw Object.assign(new Error("upstream exploded"), { status: 500 });
+      const lines = human.split("\n").filter((l) => /^\d+\. /.test(l));
+      const release = lines.find((l) => / Release an outgoing payment /.test(l)) ?? (lines[0] as string);
+      const other = lines.find((l) => !l.includes(release.split(" — ")[0]!.replace(/^\d+\. /, ""))) ?? release;
+      const pick = [...new Set([release, other])];
+      const asks = pick.map((l) => { const [title, subject] = l.replace(/^\d+\. /, "").split(" — ") as [string, string]; return `${title.charAt(0).toLowerCase()}${title.slice(1)} for ${subject.split(" ").pop()}`; }).join(", and then ");
+      return new AIMessage(JSON.stringify({ units: pick.map((l) => Number(l.split(".")[0])), persona: "Finance lead who speaks in short sentences.", opening_request: `Good morning, this is customer number ${/"client_id":"([^"]+)"/.exec(human)?.[1]}. Please ${asks}.` }));
+    });
+    const config = resolveConfig({ env: {}, cwd: "/nonexistent", flags: { models: { "task-designer": "scripted:designer" }, max_retries: 1 } });
+    const outcome = await runBuild({ config, paths: { sources: join(root, "sources"), sop: join(root, "sop"), generated: join(root, "generated") }, progress: new Progress("silent"), modelFactory: (ref) => (ref.model === "designer" ? designer : undefined) });
+    const records = outcome.domains[0]!.records;
+    expect(records.map((r) => r.status)).toEqual(["dropped", "verified"]);
+    expect(records[0]!.reason).toBe("design: model failure (server_error) in stage design_task for task fx-treasury-001 on scripted:designer: scripted:designer failed for stage design_task, item fx-treasury-001 after 2 attempts: server_error (HTTP 500): upstream exploded");
+    expect(outcome.domains[0]!.released).toBe(1);
+    expect(designer.calls).toBe(3); // slot 1: max_retries + 1 = 2 requests; slot 2: 1
+    expect(modelFailureSummary(records.map((r) => ({ domain: "fx-treasury", item: r.id ?? `slot-${r.slot + 1}`, reason: r.reason })))).toEqual([
+      "1 item(s) dropped for model failures:",
+      "  1 × model failure (server_error) in stage design_task on scripted:designer: scripted:designer failed for stage design_task after 2 attempts: server_error (HTTP 500): upstream exploded (fx-treasury/slot-1)",
+    ]);
   }, 180_000);
 
   it("the llm solver works a task through the agent's tools and its trace passes the gates; a model that never finishes is reported", async () => {
