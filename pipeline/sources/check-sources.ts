@@ -1,8 +1,11 @@
 import { readdirSync, existsSync, statSync } from "node:fs";
 import { join } from "node:path";
-import type { FoundryIssue } from "../core/errors.js";
-import { loadDomain } from "./load-domain.js";
+import { FoundryError, type FoundryIssue } from "../core/errors.js";
+import { parseYaml } from "../core/yaml-source.js";
+import { loadDomain, type LoadedDomain } from "./load-domain.js";
 import { extractLoadedSync } from "../sop/extract-loaded.js";
+import { parseWorld } from "../world/load-world.js";
+import { buildBaseState } from "../world/build-state.js";
 
 export interface DomainCheck {
   domain: string;
@@ -25,20 +28,53 @@ export function listDomainDirs(root: string): string[] {
 }
 
 /**
- * Check one domain folder: card, documents' front matter, cross-document links, and what the SOP
- * extractor finds wrong in the documents (unknown operations, duplicate anchors, procedures
- * without id or steps, `If` without `then`, bad step or clause references, formal rules whose
- * clause no current document defines). Review items of the extractor are not input errors and
- * are left to `synth sop`.
+ * Everything wrong with world.yaml: its schema, names and references, rules, approvals, events,
+ * every SQL statement prepared against the world's schema (see load-world.ts), and whether the
+ * initial state builds from it with the card's seed.
  */
-export function checkDomain(dir: string): DomainCheck {
+function worldIssues(loaded: LoadedDomain): FoundryIssue[] {
+  if (loaded.worldText === undefined) return [];
+  const checked = parseWorld(loaded.worldText, "world.yaml");
+  if (!checked.world) return checked.problems;
+  if (!loaded.card) return [];
+  try {
+    buildBaseState(checked.world, { seed: loaded.card.generation.seed, epoch: loaded.card.generation.epoch });
+    return [];
+  } catch (e) {
+    if (!FoundryError.is(e)) throw e;
+    // build-state names the table as `tables.<name>`: point at that table's entry in the file.
+    const name = /^tables\.(.+)$/.exec(e.location.path ?? "")?.[1];
+    const index = checked.world.tables.findIndex((t) => t.name === name);
+    const line = index >= 0 ? parseYaml(loaded.worldText, "world.yaml").source?.lineOf(["tables", index]) : undefined;
+    return [{ ...e.toIssue(), file: "world.yaml", ...(line !== undefined ? { line } : {}), ...(index >= 0 ? { path: `tables[${index}]` } : {}) }];
+  }
+}
+
+/**
+ * The one validation of a domain folder, used by `synth check-sources` and by the build's ingest
+ * node alike: card, documents' front matter, cross-document links (duplicates, supersession),
+ * world.yaml in full, and what the SOP extractor finds wrong in the documents (unknown
+ * operations, duplicate anchors, procedures without id or steps, `If` without `then`, bad step or
+ * clause references, formal rules whose clause no current document defines). Review items of the
+ * extractor are not input errors and are left to `synth sop`. Issue files are joined to `dir`.
+ */
+export function validateSources(dir: string): { check: DomainCheck; loaded: LoadedDomain } {
   const loaded = loadDomain(dir);
-  const extracted = extractLoadedSync(loaded).sop.problems.filter((p) => p.severity === "error");
+  const world = worldIssues(loaded);
+  // The extractor reads world.yaml with a weaker reader of the same schema: when the world loader
+  // found problems, the extractor's SOP_WORLD_INVALID repeats them.
+  const extracted = extractLoadedSync(loaded).sop.problems.filter((p) => p.severity === "error" && !(world.length > 0 && p.code === "SOP_WORLD_INVALID"));
   const all: FoundryIssue[] = [
     ...loaded.issues,
+    ...world,
     ...extracted.map((p) => ({ code: p.code, message: p.message, ...(p.file !== null ? { file: p.file } : {}), ...(p.line !== null ? { line: p.line } : {}) })),
   ];
   const issues = all.map((i) => ({ ...i, file: i.file !== undefined && i.file !== dir ? join(dir, i.file) : i.file }));
   issues.sort((a, b) => (a.file ?? "").localeCompare(b.file ?? "") || (a.line ?? 0) - (b.line ?? 0) || a.code.localeCompare(b.code));
-  return { domain: loaded.card?.id ?? dir, dir, documents: loaded.documents.length, documentFiles: loaded.documentFiles, issues };
+  return { check: { domain: loaded.card?.id ?? dir, dir, documents: loaded.documents.length, documentFiles: loaded.documentFiles, issues }, loaded };
+}
+
+/** Check one domain folder (see validateSources); what `synth check-sources` prints. */
+export function checkDomain(dir: string): DomainCheck {
+  return validateSources(dir).check;
 }

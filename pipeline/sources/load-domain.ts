@@ -6,6 +6,7 @@ import { DomainCard } from "../schemas/domain-card.js";
 import { DocumentFrontMatter } from "../schemas/document-front-matter.js";
 import { readDomainFiles } from "./read-domain-files.js";
 import { splitFrontMatter } from "./split-front-matter.js";
+import { compareVersions } from "../sop/select-rules.js";
 
 /** One reference document whose front matter validated. */
 export interface SourceDocument {
@@ -32,9 +33,14 @@ export interface LoadedDomain {
   issues: FoundryIssue[];
 }
 
+/** A YAML parse issue's code in this file: an alias bomb keeps its own code, other syntax faults get `code`. */
+function syntaxCode(issue: FoundryIssue, code: string): string {
+  return issue.code === "YAML_ALIAS_LIMIT" ? issue.code : code;
+}
+
 function loadCard(text: string, file: string, issues: FoundryIssue[]): DomainCard | undefined {
   const parsed = parseYaml(text, file);
-  issues.push(...parsed.issues.map((i) => ({ ...i, code: "CARD_SYNTAX" })));
+  issues.push(...parsed.issues.map((i) => ({ ...i, code: syntaxCode(i, "CARD_SYNTAX") })));
   if (!parsed.source) return undefined;
   const r = validateAgainst(DomainCard, parsed.source.data, { file, code: "CARD_INVALID", lineOf: parsed.source.lineOf });
   if (!r.ok) {
@@ -88,7 +94,7 @@ export function loadDomain(root: string): LoadedDomain {
         const key = `${i.line}\u0000${i.message}`;
         if (seen.has(key)) continue;
         seen.add(key);
-        out.issues.push({ ...i, code: "DOC_FRONT_MATTER_SYNTAX" });
+        out.issues.push({ ...i, code: syntaxCode(i, "DOC_FRONT_MATTER_SYNTAX") });
       }
       continue;
     }
@@ -119,7 +125,7 @@ export function loadDomain(root: string): LoadedDomain {
   return out;
 }
 
-/** Issues that involve several documents: duplicate ids and versions, unknown or unlinked supersedes. */
+/** Issues that involve several documents: duplicate ids and versions, unknown, self, circular or unlinked supersedes. */
 function crossDocumentIssues(docs: SourceDocument[], lineOf: (doc: SourceDocument, key: string) => number): FoundryIssue[] {
   const issues: FoundryIssue[] = [];
   const byId = new Map<string, SourceDocument[]>();
@@ -136,6 +142,7 @@ function crossDocumentIssues(docs: SourceDocument[], lineOf: (doc: SourceDocumen
       }
     }
   }
+  issues.push(...supersessionIssues(docs, byId, lineOf));
   for (const [id, list] of byId) {
     if (list.length < 2) continue;
     const seen = new Map<string, SourceDocument>();
@@ -160,4 +167,68 @@ function crossDocumentIssues(docs: SourceDocument[], lineOf: (doc: SourceDocumen
     }
   }
   return issues;
+}
+
+const versionName = (d: SourceDocument): string => `${d.meta.id}@${d.meta.version}`;
+
+/** `w` is newer than `d` (later `effective_from`, then higher version): how a bare own id is read. */
+function isNewer(w: SourceDocument, d: SourceDocument): boolean {
+  return w.meta.effective_from > d.meta.effective_from || (w.meta.effective_from === d.meta.effective_from && compareVersions(w.meta.version, d.meta.version) > 0);
+}
+
+/**
+ * A version that supersedes itself, and versions that supersede each other in a circle (A
+ * supersedes B supersedes A): either leaves no version that is in force. References are read as
+ * rule selection reads them: `id@version` is that version; a bare `id` is every version of that
+ * id, and of the document's own id only the older versions.
+ */
+function supersessionIssues(docs: SourceDocument[], byId: Map<string, SourceDocument[]>, lineOf: (doc: SourceDocument, key: string) => number): FoundryIssue[] {
+  const issues: FoundryIssue[] = [];
+  const edges = new Map<SourceDocument, SourceDocument[]>();
+  for (const d of docs) {
+    const out = new Set<SourceDocument>();
+    for (const ref of d.meta.supersedes) {
+      const [id, version] = ref.split("@") as [string, string | undefined];
+      if (version !== undefined && ref === versionName(d)) {
+        issues.push({ code: "DOC_SUPERSEDES_SELF", message: `${ref} supersedes itself; name the version it replaces`, file: d.file, line: lineOf(d, "supersedes"), path: "supersedes", value: ref });
+        continue;
+      }
+      for (const o of byId.get(id) ?? []) {
+        if (o === d || (version !== undefined && o.meta.version !== version)) continue;
+        if (version === undefined && o.meta.id === d.meta.id && !isNewer(d, o)) continue;
+        out.add(o);
+      }
+    }
+    edges.set(d, [...out]);
+  }
+  // Each cycle once, reported at its first member in file order, naming the whole circle.
+  const inCycle = new Set<SourceDocument>();
+  for (const start of [...docs].sort((a, b) => a.file.localeCompare(b.file))) {
+    if (inCycle.has(start)) continue;
+    const cycle = cycleThrough(start, (n) => edges.get(n) ?? []);
+    if (!cycle) continue;
+    cycle.forEach((c) => inCycle.add(c));
+    const names = [...cycle, start].map(versionName);
+    issues.push({ code: "DOC_SUPERSEDES_CYCLE", message: `versions supersede each other in a circle (${names.join(" → ")}): none of them can be in force`, file: start.file, line: lineOf(start, "supersedes"), path: "supersedes", value: names });
+  }
+  return issues;
+}
+
+/** A path of documents from `start` back to `start` along `edges` (start first), or null. */
+function cycleThrough(start: SourceDocument, edges: (d: SourceDocument) => SourceDocument[]): SourceDocument[] | null {
+  const seen = new Set<SourceDocument>();
+  const path: SourceDocument[] = [];
+  const walk = (n: SourceDocument): boolean => {
+    path.push(n);
+    for (const m of edges(n)) {
+      if (m === start) return true;
+      if (!seen.has(m)) {
+        seen.add(m);
+        if (walk(m)) return true;
+      }
+    }
+    path.pop();
+    return false;
+  };
+  return walk(start) ? path : null;
 }

@@ -3,6 +3,7 @@ import { LineCounter, parseDocument, type Document } from "yaml";
 import type { z } from "zod";
 import { WorldModel } from "../schemas/index.js";
 import type { FoundryIssue } from "../core/errors.js";
+import { yamlData } from "../core/yaml-source.js";
 import { ProblemList, WorldInvalidError, formatPath, type PathSegment, type WorldProblem } from "./world-problems.js";
 import { checkWorldStructure } from "./check-world-structure.js";
 import { checkWorldSql } from "./check-world-sql.js";
@@ -97,7 +98,9 @@ export function parseWorld(text: string, fileLabel = "world.yaml"): WorldCheckRe
     }));
     return { world: null, problems };
   }
-  return checkModel(doc.toJS(), fileLabel, locator(doc, lines));
+  const data = yamlData(doc, lines, fileLabel);
+  if ("issue" in data) return { world: null, problems: [data.issue] };
+  return checkModel(data.value, fileLabel, locator(doc, lines));
 }
 
 /** Read and check a world.yaml file; problems are returned, not thrown. */
