@@ -184,5 +184,14 @@ describe("sql-guard: a world statement past the bounds is a named problem", () =
     ]);
     expect(e.contentHash()).toBe(fixture().state.hash);
     e.close();
+    // CURRENT_TIMESTAMP is a keyword, but SQLite parses it into a call of the function current_timestamp(): the engine refuses it too.
+    const keyword = patched("add_memo", (c) => {
+      c.op.effects = [{ sql: "UPDATE payments SET memo = CURRENT_TIMESTAMP WHERE payment_id = :payment_id" }];
+    });
+    const k = Episode.open(fixture().state, keyword);
+    expect(thrown(() => k.invoke(agent("add_memo", { payment_id: "PAY-00001", memo: "x" }))).message).toBe(
+      'operation "add_memo" effect 1 was refused at run time: current_timestamp() is not available: its answer would differ when the statement is replayed',
+    );
+    k.close();
   });
 });
