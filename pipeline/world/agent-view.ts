@@ -102,8 +102,8 @@ export class AgentView {
    */
   sync(log: readonly RowChange[], readState: (table: string, columns: readonly string[]) => unknown[][]): void {
     if (!this.#inTransaction || !this.db.inTransaction) {
-      // A transaction that did not survive (it never does on its own) would leave a partial view.
-      if (this.#inTransaction) throw new Error("agent view lost its transaction");
+      // Had SQLite rolled the outer transaction back on its own, the view would be at s0 again: replay the whole log.
+      if (this.#inTransaction) this.#applied = 0;
       this.db.prepare("BEGIN").run();
       this.#inTransaction = true;
     }

@@ -40,7 +40,9 @@ export function configuredSqlLimits(): SqlLimits {
 /** Load the sql-guard extension on `db` and set its limits (once: the extension refuses a second setting). */
 export function guardConnection(db: Database.Database, limits: SqlLimits = configuredSqlLimits()): void {
   try {
-    db.loadExtension(EXTENSION);
+    // The entry point named: SQLite otherwise looks up `sqlite3_extension_init` first, a failed dlsym per connection.
+    // (better-sqlite3 takes the entry point as a second argument; its type declarations omit it.)
+    (db.loadExtension as (path: string, entryPoint: string) => Database.Database)(EXTENSION, "sqlite3_sqlguard_init");
   } catch (e) {
     const built = existsSync(EXTENSION);
     throw new FoundryError(
