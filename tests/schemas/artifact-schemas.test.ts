@@ -43,7 +43,7 @@ const BAD: Array<{ name: ArtifactName; why: string; mutate: (d: any) => void; zo
 describe("artifact schemas", () => {
   it("cover exactly the artifacts the foundry exchanges", () => {
     expect(ARTIFACT_NAMES).toEqual([
-      "acceptance-check", "document-front-matter", "domain-card", "evaluation-result", "release-manifest",
+      "acceptance-check", "build-record", "document-front-matter", "domain-card", "evaluation-result", "release-manifest",
       "sop", "task", "trace", "validation-report", "world-model",
     ]);
   });

@@ -32,6 +32,13 @@ function firstDifference(a: unknown, b: unknown, path = ""): string | null {
       if (d) return d;
     }
   }
+  if (typeof a === "string" && typeof b === "string") {
+    // Long texts: show where they part, so the message names the changed words.
+    let i = 0;
+    while (i < a.length && i < b.length && a[i] === b[i]) i++;
+    const from = Math.max(0, i - 20);
+    return `${path || "(whole value)"} at character ${i}: ${JSON.stringify(a.slice(from, i + 20))} vs ${JSON.stringify(b.slice(from, i + 20))}`;
+  }
   return `${path || "(whole value)"}: ${show(a)} vs ${show(b)}`;
 }
 
