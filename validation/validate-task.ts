@@ -1,4 +1,4 @@
-import type { DomainCard, Task, TaskValidation, Trace } from "../pipeline/schemas/index.js";
+import type { DomainCard, SolveRate, Task, TaskValidation, Trace } from "../pipeline/schemas/index.js";
 import type { DomainContext } from "../pipeline/world/domain-context.js";
 import { FoundryError } from "../pipeline/core/errors.js";
 import { canonicalJson } from "../pipeline/core/canonical-json.js";
@@ -130,12 +130,16 @@ export function mayRepair(card: DomainCard, done: number, reason: string): { rep
   return { repair: false, reason: `${reason} (still failing after ${done} repair attempt${done === 1 ? "" : "s"}; the domain card allows ${budget})` };
 }
 
-/** The probe panel's verdict on one verified task (JSON: the graph caches it). */
+/**
+ * A calibrator's verdict on one verified task (JSON: the graph caches it). `solvability` says what
+ * showed the task solvable (default: the competent probe); `solve_rate` is the calibrator model's
+ * runs, recorded in the report entry.
+ */
 export type Calibration =
-  | { verdict: "released"; difficulty: NonNullable<Task["difficulty"]>; probes: Record<string, boolean>; detail: string }
-  | { verdict: "dropped"; reason: string; probes: Record<string, boolean> };
+  | { verdict: "released"; difficulty: NonNullable<Task["difficulty"]>; probes: Record<string, boolean>; detail: string; solvability?: string; solve_rate?: SolveRate }
+  | { verdict: "dropped"; reason: string; probes: Record<string, boolean>; solve_rate?: SolveRate };
 
-/** A calibrator: the probe panel, or a strategy that adds model probes (see ProbeGateOptions.models). */
+/** A calibrator: the probe panel (calibrateTask), or the calibrator's llm strategy (a model agent's solve rate). */
 export type Calibrate = (task: Task) => Promise<Calibration>;
 
 /** The default calibrator: solvability from the documents and the difficulty label (gates 6 and 7). */
@@ -184,13 +188,15 @@ export async function releaseTasks(candidates: readonly ReleaseCandidate[], opts
       continue;
     }
     const cal = await opts.calibrate(c.task);
+    const rate = cal.solve_rate ? { solve_rate: cal.solve_rate } : {};
     if (cal.verdict === "dropped") {
-      out.push(drop(c, cal.reason, cal.probes));
+      const d = drop(c, cal.reason, cal.probes);
+      out.push({ ...d, validation: { ...d.validation, ...rate } });
       continue;
     }
     seen.set(sig, c.task.id);
-    const gates = [...c.validation.gates, { gate: "solvability" as const, passed: true, detail: "the competent probe solves the task from the documents" }, { gate: "difficulty" as const, passed: true, detail: cal.detail }];
-    out.push({ status: "released", task: { ...c.task, difficulty: cal.difficulty }, validation: { ...c.validation, gates, probes: cal.probes, difficulty: cal.difficulty } });
+    const gates = [...c.validation.gates, { gate: "solvability" as const, passed: true, detail: cal.solvability ?? "the competent probe solves the task from the documents" }, { gate: "difficulty" as const, passed: true, detail: cal.detail }];
+    out.push({ status: "released", task: { ...c.task, difficulty: cal.difficulty }, validation: { ...c.validation, gates, probes: cal.probes, difficulty: cal.difficulty, ...rate } });
   }
   return out;
 }

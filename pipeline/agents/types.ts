@@ -1,6 +1,7 @@
 import type { Task, Trace } from "../schemas/index.js";
 import type { DomainContext } from "../world/domain-context.js";
 import type { RandomStream } from "../core/random.js";
+import type { Calibration } from "../../validation/validate-task.js";
 
 export type { DomainContext };
 
@@ -43,4 +44,10 @@ export interface RepairResult {
 export interface Repairer {
   /** A repaired task, or null when the repairer has nothing to try. */
   repair(ctx: DomainContext, task: Task, diagnosis: Diagnosis, attempt: number, golden: Trace | null): Promise<RepairResult | null>;
+}
+export interface Calibrator {
+  /** Whether a verified task is released and with which difficulty label, or why it is dropped. */
+  calibrate(ctx: DomainContext, task: Task): Promise<Calibration>;
+  /** What besides the task, world and SOP its verdict depends on (part of the calibrate stage's cache key). */
+  settings(ctx: DomainContext): unknown;
 }

@@ -93,6 +93,7 @@ function makeServices(config: FoundryConfig, paths: RunEntry["paths"], progress:
     rubricWriter: s.rubricWriter,
     solver: s.solver,
     repairer: s.repairer,
+    calibrator: s.calibrator,
     strategies: s.names,
     extractSop: s.extractSop,
     progress,

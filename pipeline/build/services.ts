@@ -1,4 +1,4 @@
-import type { TaskDesigner, RubricWriter, Solver, Repairer, DomainContext } from "../agents/types.js";
+import type { TaskDesigner, RubricWriter, Solver, Repairer, Calibrator, DomainContext } from "../agents/types.js";
 import type { Sop } from "../schemas/index.js";
 import type { Progress } from "./progress.js";
 import type { StageCache } from "./stage-cache.js";
@@ -13,6 +13,8 @@ export interface BuildServices {
   rubricWriter: RubricWriter;
   solver: Solver;
   repairer: Repairer;
+  /** The calibrate stage's strategy: the probe panel, or a model agent's solve rate. */
+  calibrator: Calibrator;
   /** Strategy names per role, recorded in reports and release manifests. */
   strategies: Record<string, string>;
   /** Model per agent role (every role; `deterministic` when none), recorded in the build record. */

@@ -16,6 +16,7 @@ const STAGE_ROLE: Readonly<Record<string, string>> = {
   design_task: "task-designer",
   write_checks: "rubric-writer",
   solve: "solver",
+  calibrate: "calibrator",
 };
 
 /** The module of each role's strategy, deterministic or llm. */
@@ -24,6 +25,7 @@ const STRATEGY_MODULES: Readonly<Record<string, { deterministic: string; llm: st
   "task-designer": { deterministic: "pipeline/agents/task-designer/deterministic.ts", llm: "pipeline/agents/task-designer/llm.ts" },
   "rubric-writer": { deterministic: "pipeline/agents/rubric-writer/deterministic.ts", llm: "pipeline/agents/rubric-writer/llm.ts" },
   solver: { deterministic: "pipeline/agents/solver/deterministic.ts", llm: "pipeline/agents/solver/llm.ts" },
+  calibrator: { deterministic: "pipeline/agents/calibrator/deterministic.ts", llm: "pipeline/agents/calibrator/llm.ts" },
 };
 
 /** What a whole build runs: the graph with every node, and every strategy it can choose. */

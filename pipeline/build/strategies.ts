@@ -1,6 +1,6 @@
 import { FoundryError } from "../core/errors.js";
 import { modelFor, type AgentRole, type FoundryConfig } from "../core/config.js";
-import type { Repairer, RubricWriter, Solver, TaskDesigner } from "../agents/types.js";
+import type { Calibrator, Repairer, RubricWriter, Solver, TaskDesigner } from "../agents/types.js";
 import type { Sop } from "../schemas/index.js";
 import type { LlmRuntime } from "../llm/llm-runtime.js";
 import { DeterministicTaskDesigner } from "../agents/task-designer/deterministic.js";
@@ -11,6 +11,8 @@ import { LlmTaskDesigner } from "../agents/task-designer/llm.js";
 import { LlmRubricWriter } from "../agents/rubric-writer/llm.js";
 import { LlmSolver } from "../agents/solver/llm.js";
 import { LlmRepairer } from "../agents/repairer/llm.js";
+import { DeterministicCalibrator } from "../agents/calibrator/deterministic.js";
+import { LlmCalibrator } from "../agents/calibrator/llm.js";
 import { extractDomainSop } from "../sop/extract-domain.js";
 import { modelSettings, parseModelSpec, type ModelSettings } from "../llm/model-registry.js";
 
@@ -32,14 +34,15 @@ export interface Strategies {
   rubricWriter: RubricWriter;
   solver: Solver;
   repairer: Repairer;
+  calibrator: Calibrator;
   extractSop(dir: string): Promise<Sop>;
   /** Role → `deterministic` or the `provider:model` it runs on. */
   names: Record<string, string>;
 }
 
 /** Roles of the build whose work is deterministic by design: the environment is declarative and the gates never ask a model. */
-const DETERMINISTIC_BY_DESIGN: AgentRole[] = ["environment-builder", "verifier", "calibrator"];
-const BUILD_ROLES: AgentRole[] = ["sop-extractor", "task-designer", "rubric-writer", "solver", "repairer", ...DETERMINISTIC_BY_DESIGN];
+const DETERMINISTIC_BY_DESIGN: AgentRole[] = ["environment-builder", "verifier"];
+const BUILD_ROLES: AgentRole[] = ["sop-extractor", "task-designer", "rubric-writer", "solver", "repairer", "calibrator", ...DETERMINISTIC_BY_DESIGN];
 
 /**
  * The strategy of every role for this configuration: deterministic unless a model is configured for
@@ -50,7 +53,7 @@ export function chooseStrategies(config: FoundryConfig, runtime: LlmRuntime | nu
   const names: Record<string, string> = {};
   for (const role of BUILD_ROLES) names[role] = modelFor(config, role);
   const fixed = DETERMINISTIC_BY_DESIGN.filter((r) => names[r] !== "deterministic" && config.models[r] !== undefined);
-  if (fixed.length > 0) throw new FoundryError("STRATEGY_UNAVAILABLE", `${fixed.join(", ")} run deterministically by design (the world is declarative; gates never ask a model): remove their model setting`, { path: `models.${fixed[0]}` });
+  if (fixed.length > 0) throw new FoundryError("STRATEGY_UNAVAILABLE", `${fixed.join(", ")} run deterministically by design (the world is declarative; the gates never ask a model): remove their model setting`, { path: `models.${fixed[0]}` });
   for (const r of DETERMINISTIC_BY_DESIGN) names[r] = "deterministic";
   const simulators = (["user-sim", "env-sim"] as const).filter((r) => config.models[r] !== undefined && config.models[r] !== "deterministic");
   if (simulators.length > 0) {
@@ -81,6 +84,7 @@ export function chooseStrategies(config: FoundryConfig, runtime: LlmRuntime | nu
   const solverModel = model("solver", "solve");
   const repairModel = model("repairer", "repair");
   const extractorModel = model("sop-extractor", "extract_sop");
+  const calibratorModel = model("calibrator", "calibrate");
   // Retries and timeouts are the runtime's (one budget, `max_retries`); the strategies only choose how to ask.
   const llm = { native: config.structured_output === "native" };
   return {
@@ -88,6 +92,7 @@ export function chooseStrategies(config: FoundryConfig, runtime: LlmRuntime | nu
     rubricWriter: rubricModel ? new LlmRubricWriter({ model: rubricModel, ...llm }) : new DeterministicRubricWriter(),
     solver: solverModel ? new LlmSolver({ model: solverModel }) : new DeterministicSolver(),
     repairer: repairModel ? new LlmRepairer({ model: repairModel, ...llm }) : new DeterministicRepairer(),
+    calibrator: calibratorModel ? new LlmCalibrator({ model: calibratorModel, name: (parseModelSpec(modelFor(config, "calibrator")) as { spec: string }).spec }) : new DeterministicCalibrator(),
     extractSop: (dir) => (extractorModel ? extractDomainSop(dir, { strategy: "llm", model: extractorModel, llm: { concurrency: config.concurrency, ...llm } }) : extractDomainSop(dir, {})),
     names,
   };

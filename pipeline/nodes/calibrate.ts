@@ -1,14 +1,17 @@
 import { services, type NodeConfig } from "../build/services.js";
 import type { BuildStateType, BuildUpdate, TaskRecord } from "../graph/state.js";
 import type { Task, TaskValidation } from "../schemas/index.js";
-import { calibrateTask, releaseTasks, type Calibrate, type Calibration } from "../../validation/validate-task.js";
+import { releaseTasks, type Calibrate, type Calibration } from "../../validation/validate-task.js";
+import { FoundryError } from "../core/errors.js";
+import { isModelError, modelFailureReason } from "../llm/failure-reason.js";
 import { domainContext } from "./domain-context.js";
 
 /**
  * calibrate: stage 3 of the validation (validation/validate-task.ts `releaseTasks`) on the verified
- * tasks: the release rules (enough killed violation traces, no duplicates) and the probe panel,
- * which gives the label. The calibrator is the one function passed in (the probe panel, cached by
- * task); every rule lives in validation.
+ * tasks: the release rules (enough killed violation traces, no duplicates), then the calibrator
+ * strategy of this build (deterministic: the probe panel; llm: a model agent's solve rate), which
+ * gives the label. Every rule lives in validation; this node only calls the strategy, through the
+ * stage cache.
  */
 export async function calibrate(state: BuildStateType, config?: NodeConfig): Promise<BuildUpdate> {
   const svc = services(config);
@@ -16,7 +19,14 @@ export async function calibrate(state: BuildStateType, config?: NodeConfig): Pro
   const ctx = domainContext(state, svc);
   const todo = state.records.filter((r) => r.status === "verified" && r.task && r.validation);
   svc.progress.emit({ event: "stage", domain: state.domain, stage: "calibrate", total: todo.length });
-  const calibrator: Calibrate = async (task) => (await svc.cache.through<Calibration>("calibrate", { task, world: state.worldHash, sop: state.sopHash }, () => calibrateTask(ctx, task))).value;
+  const inputs = (task: Task) => ({ task, world: state.worldHash, sop: state.sopHash, strategy: svc.strategies.calibrator, settings: svc.calibrator.settings(ctx) });
+  // A model failure drops only this task, with its class, stage, task and model; thrown out of the
+  // through(), so nothing is cached and the next build asks again.
+  const calibrator: Calibrate = async (task) =>
+    (await svc.cache.through<Calibration>("calibrate", inputs(task), () => svc.calibrator.calibrate(ctx, task)).catch((e: unknown) => {
+      if (!FoundryError.is(e) || !isModelError(e)) throw e;
+      return { value: { verdict: "dropped" as const, reason: `calibrate: ${modelFailureReason(e)}`, probes: {} } };
+    })).value;
   const verdicts = await releaseTasks(
     todo.map((r) => ({ task: r.task as Task, validation: r.validation as TaskValidation })),
     { calibrate: calibrator, onItem: (done, total) => svc.progress.emit({ event: "item", domain: state.domain, stage: "calibrate", done, total }) },

@@ -31,6 +31,13 @@ export const GenerationSettings = z
   .strict()
   .describe("Settings of the generation run for this domain.");
 
+export const CalibrationSettings = z
+  .object({
+    runs: z.number().int().min(1).max(50).default(4).describe("Runs of the calibrator's model agent per task (llm calibrator only): a task solved in 0% or 100% of them is dropped, the solve rate labels the rest."),
+  })
+  .strict()
+  .describe("Settings of the calibrator for this domain.");
+
 /** `sources/<domain>/domain.yaml`: what the domain is and how to generate it. */
 export const DomainCard = z
   .object({
@@ -48,6 +55,7 @@ export const DomainCard = z
       repair_attempts: 2,
       epoch: "2026-03-02T09:00Z",
     }),
+    calibration: CalibrationSettings.default({ runs: 4 }),
   })
   .strict()
   .describe("Domain card: identity, industry, agent role and generation settings of one domain.");

@@ -26,6 +26,16 @@ export const NotApplicableOperator = z
   })
   .strict();
 
+export const SolveRate = z
+  .object({
+    model: z.string().describe("`provider:model` of the calibrator's model agent."),
+    runs: z.number().int().min(1).describe("Runs of the model agent on the task (the domain card's `calibration.runs`)."),
+    solved: z.number().int().min(0).describe("Runs whose trace strictly passed every check of the task."),
+    rate: z.number().min(0).max(1).describe("solved / runs: 0 or 1 drops the task; otherwise it gives the difficulty label."),
+  })
+  .strict();
+export type SolveRate = z.infer<typeof SolveRate>;
+
 export const TaskValidation = z
   .object({
     task: z.string().describe("Task id."),
@@ -39,6 +49,7 @@ export const TaskValidation = z
       .describe("Repair attempts."),
     probes: z.record(z.string(), z.boolean()).describe("Probe name → solved."),
     difficulty: z.string().nullable().describe("Difficulty label."),
+    solve_rate: SolveRate.optional().describe("The calibrator model's runs on the task; present only when the calibrator ran on a model."),
     drop_reason: z.string().nullable().describe("Why the task was dropped; null when released."),
   })
   .strict();

@@ -8,6 +8,7 @@ import { Episode } from "../../pipeline/world/episode.js";
 import { ScriptedCustomer } from "../../pipeline/world/customer-sim.js";
 import { agentToolSpecs } from "../../pipeline/world/standard-tools.js";
 import { compileWorld } from "../../pipeline/world/compile-world.js";
+import type { Difficulty } from "./panel.js";
 import type { DomainContext } from "../../pipeline/world/domain-context.js";
 
 /** System prompt of a model agent working a task (the llm solver and the model probes). */
@@ -136,4 +137,43 @@ export async function calibrateModelProbe(probe: ModelProbe, task: Task, k: numb
   if (without_plan === 1) return { ...base, verdict: "too_easy", reason: `${probe.name} solved all ${k} runs without the reference plan` };
   if (with_plan === 0) return { ...base, verdict: "unsolvable", reason: `${probe.name} solved none of ${k} runs even with the reference plan` };
   return { ...base, verdict: "keep", reason: `${probe.name} solved ${pct(without_plan)} without and ${pct(with_plan)} with the reference plan` };
+}
+
+/** How often a model agent solved a task in `runs` fresh runs without the reference plan. */
+export interface ModelSolveRate {
+  probe: string;
+  runs: number;
+  solved: number;
+  rate: number;
+  /** Per run, in order: whether its trace strictly passed every check. */
+  results: boolean[];
+}
+
+/**
+ * Run a model probe `runs` times on a task without the reference plan (each run its own episode and,
+ * with a runtime model, its own sample) and count the runs `solved` accepts.
+ */
+export async function modelSolveRate(probe: ModelProbe, task: Task, runs: number, solved: (trace: Trace) => boolean): Promise<ModelSolveRate> {
+  if (!Number.isInteger(runs) || runs < 1) throw new FoundryError("USAGE", `Expected \`runs\` to be a whole number from 1 and up, got \`${runs}\``, { path: "calibration.runs" }, runs);
+  const results: boolean[] = [];
+  for (let attempt = 1; attempt <= runs; attempt++) results.push(solved(await probe.run(task, { withReferencePlan: false, attempt })));
+  const n = results.filter(Boolean).length;
+  return { probe: probe.name, runs, solved: n, rate: n / runs, results };
+}
+
+/** The label of a solve rate strictly between 0 and 1: above 2/3 easy, from 1/2 medium, from 1/4 hard, below expert. */
+export function difficultyFromSolveRate(rate: number): Difficulty {
+  return rate > 2 / 3 ? "easy" : rate >= 1 / 2 ? "medium" : rate >= 1 / 4 ? "hard" : "expert";
+}
+
+/** What a solve rate decides: a task solved in 0% of the runs is not solvable, in 100% too easy; the rest get a label. */
+export type SolveRateVerdict = { verdict: "not_solvable"; reason: string } | { verdict: "too_easy"; reason: string } | { verdict: "keep"; difficulty: Difficulty; reason: string };
+
+/** The 0%/100% filter of the language-environment design on a model agent's solve rate, and the label of what passes it. */
+export function solveRateVerdict(s: ModelSolveRate): SolveRateVerdict {
+  const rate = `${s.probe} solved ${s.solved} of ${s.runs} runs (${Math.round(s.rate * 100)}%)`;
+  if (s.solved === 0) return { verdict: "not_solvable", reason: `not solvable by the calibrator model: ${rate}` };
+  if (s.solved === s.runs) return { verdict: "too_easy", reason: `too easy: ${rate}` };
+  const difficulty = difficultyFromSolveRate(s.rate);
+  return { verdict: "keep", difficulty, reason: `${rate}: ${difficulty}` };
 }
