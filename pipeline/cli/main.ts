@@ -26,17 +26,26 @@ export async function main(argv: string[]): Promise<number> {
       // --help and --version also arrive here, with exit code 0.
       return e.exitCode === 0 ? EXIT.ok : EXIT.usage;
     }
-    if (FoundryError.is(e)) {
-      process.stderr.write(`synth: ${formatIssue(e.toIssue())}\n`);
-      return e.code === "USAGE" ? EXIT.usage : EXIT.invalid;
-    }
-    // Parallel branches that fail together arrive as one AggregateError: print each distinct cause.
-    if (e instanceof AggregateError && e.errors.length > 0) {
-      const lines = [...new Set(e.errors.map((x) => (FoundryError.is(x) ? formatIssue(x.toIssue()) : `internal error: ${(x as Error)?.stack ?? String(x)}`)))];
-      for (const line of lines) process.stderr.write(`synth: ${line}\n`);
-      return e.errors.every((x) => FoundryError.is(x)) ? EXIT.invalid : 70;
-    }
-    process.stderr.write(`synth: internal error: ${(e as Error).stack ?? String(e)}\n`);
-    return 70;
+    const report = errorReport(e);
+    for (const line of report.lines) process.stderr.write(`synth: ${line}\n`);
+    return report.exit;
   }
+}
+
+/** The causes of an error: an AggregateError (parallel branches that failed together), nested or not, is its causes. */
+function causes(e: unknown): unknown[] {
+  return e instanceof AggregateError && e.errors.length > 0 ? e.errors.flatMap(causes) : [e];
+}
+
+/**
+ * What the CLI prints for an error that ended a command, one line per distinct cause (never
+ * `AggregateError` itself), and the exit code: 2 for a usage error, 1 when every cause is a
+ * FoundryError (invalid input or a failed check), 70 when any is an internal error.
+ */
+export function errorReport(e: unknown): { lines: string[]; exit: number } {
+  const all = causes(e);
+  const line = (x: unknown) => (FoundryError.is(x) ? formatIssue(x.toIssue()) : `internal error: ${(x as Error)?.stack ?? String(x)}`);
+  const lines = [...new Set(all.map(line))];
+  if (!all.every((x) => FoundryError.is(x))) return { lines, exit: 70 };
+  return { lines, exit: all.every((x) => (x as FoundryError).code === "USAGE") ? EXIT.usage : EXIT.invalid };
 }
