@@ -8,7 +8,7 @@ import { AcceptanceCheck } from "./acceptance-check.js";
 import { Trace } from "./trace.js";
 import { ValidationReport } from "./validation-report.js";
 import { ReleaseManifest } from "./release-manifest.js";
-import { EvaluationResult } from "./evaluation-result.js";
+import { EpisodeResult, EvaluationResult } from "./evaluation-result.js";
 import { BuildRecord } from "./build-record.js";
 
 /** Every artifact the foundry reads or writes, by the name its JSON Schema file gets. */
@@ -23,6 +23,7 @@ export const ARTIFACTS = {
   "validation-report": ValidationReport,
   "release-manifest": ReleaseManifest,
   "evaluation-result": EvaluationResult,
+  "evaluation-episode": EpisodeResult,
   "build-record": BuildRecord,
 } as const satisfies Record<string, z.ZodType>;
 

@@ -37,13 +37,14 @@ const BAD: Array<{ name: ArtifactName; why: string; mutate: (d: any) => void; zo
   { name: "validation-report", why: "kill rate above 1", mutate: (d) => (d.summary.kill_rate = 1.5), zodPath: "summary.kill_rate", message: /<=1/, ajv: "/summary/kill_rate maximum" },
   { name: "release-manifest", why: "hash not sha256", mutate: (d) => (d.files["README.md"] = "abc"), zodPath: "files.README.md", message: /sha256/, ajv: "/files/README.md pattern" },
   { name: "release-manifest", why: "version not semver", mutate: (d) => (d.version = "1.0"), zodPath: "version", message: /X\.Y\.Z/, ajv: "/version pattern" },
-  { name: "evaluation-result", why: "condition", mutate: (d) => (d.episodes[0].condition = "E9"), zodPath: "episodes[0].condition", message: /Invalid option/, ajv: "/episodes/0/condition enum" },
+  { name: "evaluation-episode", why: "condition", mutate: (d) => (d.condition = "E9"), zodPath: "condition", message: /Invalid option/, ajv: "/condition enum" },
+  { name: "evaluation-result", why: "rate above 1", mutate: (d) => (d.overall.strict_success.rate = 1.5), zodPath: "overall.strict_success.rate", message: /<=1/, ajv: "/overall/strict_success/rate maximum" },
 ];
 
 describe("artifact schemas", () => {
   it("cover exactly the artifacts the foundry exchanges", () => {
     expect(ARTIFACT_NAMES).toEqual([
-      "acceptance-check", "build-record", "document-front-matter", "domain-card", "evaluation-result", "release-manifest",
+      "acceptance-check", "build-record", "document-front-matter", "domain-card", "evaluation-episode", "evaluation-result", "release-manifest",
       "sop", "task", "trace", "validation-report", "world-model",
     ]);
   });
