@@ -234,14 +234,19 @@ export function createLlmRuntime(config: FoundryConfig, options: LlmRuntimeOptio
     preflight(roles) {
       const env = options.env ?? process.env;
       const missing = new Map<string, string[]>();
+      let first: AgentRole | null = null;
       for (const role of roles) {
         const ref = modelRefFor(config, role);
         const key = ref ? requiredKey(config, ref) : null;
-        if (ref && key && !env[key]) missing.set(key, [...(missing.get(key) ?? []), `${role} (${ref.spec})`]);
+        if (!ref || !key || env[key]) continue;
+        missing.set(key, [...(missing.get(key) ?? []), `${role} (${ref.spec})`]);
+        first ??= role;
       }
       if (missing.size === 0) return;
       const parts = [...missing].map(([key, who]) => `${key} is not set, needed by ${who.join(", ")}`);
-      throw new FoundryError("LLM_AUTH", `${parts.join("; ")}: set the key, or base_url for a local OpenAI-compatible server`, { path: `models.${roles.find((r) => modelRefFor(config, r)) ?? "model"}` }, [...missing.keys()]);
+      // The path names a role whose key is missing (its per-role setting, or the shared `model`).
+      const path = first && config.models[first] !== undefined ? `models.${first}` : "model";
+      throw new FoundryError("LLM_AUTH", `${parts.join("; ")}: set the key, or base_url for a local OpenAI-compatible server`, { path }, [...missing.keys()]);
     },
 
     chatModel(binding) {
