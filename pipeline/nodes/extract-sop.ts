@@ -37,7 +37,8 @@ export async function extractSop(state: BuildStateType, config?: NodeConfig): Pr
   const report = failed ? { kept: [] as string[] } : writeSopDir(sopDir, renderSopFiles(Sop.parse(extracted)));
   // Later stages work from the reviewed SOP on disk; after a failed extraction, from that SOP if there is one.
   const sop = !failed || existsSync(join(sopDir, "rules.json")) ? readSopDir(sopDir) : Sop.parse(extracted);
-  if (!failed) writeIfChanged(join(state.paths.generated, state.domain, "sop.json"), stableJson(sop));
+  // generated/<domain>/sop.json is what later stages load: the SOP they work from, also after a failed extraction.
+  writeIfChanged(join(state.paths.generated, state.domain, "sop.json"), stableJson(sop));
   const errors = [...(failed ? (failed as Sop).problems.filter((p) => p.code === "SOP_LLM_FAILED") : []), ...sop.problems.filter((p) => p.severity === "error")];
   svc.progress.emit({ event: "stage_done", domain: state.domain, stage: "extract_sop", done: sop.workflows.length, total: sop.workflows.length, cache_hits: hit ? 1 : 0, detail: `${sop.workflows.length} workflows, ${sop.rules.length} rules, ${errors.length} errors${report.kept.length ? `, kept ${report.kept.length} edited file(s)` : ""}` });
   return {
