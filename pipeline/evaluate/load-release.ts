@@ -1,0 +1,91 @@
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import type { DomainCard, Task, Trace, WorldModel } from "../schemas/index.js";
+import { FoundryError } from "../core/errors.js";
+import { compileWorld, type CompiledWorld } from "../world/compile-world.js";
+import type { InitialState } from "../world/build-state.js";
+import type { KnowledgeDocument } from "../world/documents-tool.js";
+import { resolveReleaseDir } from "../release/resolve-release-dir.js";
+import { compareVersions } from "../sop/select-rules.js";
+import { verifyIntegrity } from "../../validation/audit/verify-integrity.js";
+import { parseReleaseDomain, releaseDomainIds } from "../../validation/audit/parse-release.js";
+import { storedState } from "../../validation/audit/audit-task.js";
+import { domainFiles, goldenFile } from "../../validation/audit/release-layout.js";
+
+/** One domain of a release, ready to run episodes on. */
+export interface EvalDomain {
+  id: string;
+  card: DomainCard;
+  world: WorldModel;
+  compiled: CompiledWorld;
+  /** Base initial state (before task overlays), hash recomputed from the stored rows. */
+  base: InitialState;
+  documents: readonly KnowledgeDocument[];
+}
+
+/** One task of a release with its domain and golden trace. */
+export interface EvalTask {
+  domain: EvalDomain;
+  task: Task;
+  golden: Trace;
+}
+
+/** A release as the evaluator reads it: verified first, then parsed. */
+export interface EvalRelease {
+  dir: string;
+  name: string;
+  version: string;
+  root_hash: string;
+  domains: EvalDomain[];
+  /** Every released task, by domain then task id. */
+  tasks: EvalTask[];
+}
+
+const NAME = /^[a-z0-9][a-z0-9_-]*$/;
+
+/**
+ * The release folder an argument names: a folder path, `NAME@X.Y.Z`, or `NAME` alone (its newest
+ * version under `root`).
+ */
+export function findReleaseDir(arg: string, root = join("generated", "releases")): string {
+  if (!existsSync(arg) && NAME.test(arg)) {
+    const dir = join(root, arg);
+    const versions = existsSync(dir) ? readdirSync(dir).filter((v) => /^\d+\.\d+\.\d+$/.test(v) && statSync(join(dir, v)).isDirectory()) : [];
+    if (versions.length === 0) throw new FoundryError("RELEASE_NOT_FOUND", `no release named ${arg} (no X.Y.Z folder under ${dir})`, { file: dir }, arg);
+    return join(dir, versions.sort(compareVersions).at(-1) as string);
+  }
+  return resolveReleaseDir(arg, root);
+}
+
+/**
+ * Read a release for evaluation. Its files are checked against the manifest with the audit's
+ * integrity check first; a tampered release is refused with one error per bad file (an
+ * AggregateError when there are several), before anything of it is used.
+ */
+export function loadEvalRelease(arg: string, root?: string): EvalRelease {
+  const dir = findReleaseDir(arg, root);
+  const integrity = verifyIntegrity(dir);
+  const refuse = (failures: Array<{ file: string; reason: string }>): never => {
+    const errors = failures.map((f) => new FoundryError("RELEASE_TAMPERED", `refusing to evaluate: ${f.reason}`, { file: join(dir, f.file) }));
+    throw errors.length === 1 ? errors[0] : new AggregateError(errors, `refusing to evaluate ${dir}: ${errors.length} files do not match the manifest`);
+  };
+  if (!integrity.manifest || integrity.failures.length > 0) refuse(integrity.failures);
+  const manifest = integrity.manifest!;
+  const problems: Array<{ file: string; reason: string }> = [];
+  const domains: EvalDomain[] = [];
+  const tasks: EvalTask[] = [];
+  for (const id of releaseDomainIds(manifest)) {
+    const d = parseReleaseDomain({ manifest, contents: integrity.contents }, id, problems);
+    if (!d.card || !d.world || !d.state) continue;
+    const compiled = compileWorld(d.world, domainFiles(id).world);
+    const domain: EvalDomain = { id, card: d.card, world: d.world, compiled, base: storedState(compiled, d.state, d.card.generation.seed), documents: d.documents };
+    domains.push(domain);
+    for (const task of d.tasks) {
+      const golden = d.golden.get(task.id);
+      if (!golden) problems.push({ file: `${goldenFile(id, task.id)}`, reason: "required file is missing from the release" });
+      else tasks.push({ domain, task, golden });
+    }
+  }
+  if (problems.length > 0) refuse(problems);
+  return { dir, name: manifest.name, version: manifest.version, root_hash: manifest.root_hash, domains, tasks };
+}
