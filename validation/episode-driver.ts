@@ -29,6 +29,13 @@ export interface ActionStep {
   reply: string | null;
 }
 
+/** The conversation side of a customer the driver can hand over to (the evaluator's Customer fits). */
+export interface ConversationCustomer {
+  open(): Promise<string>;
+  answer(text: string): Promise<{ text: string; facts: string[] }>;
+  approve(proposalId: string): Promise<{ outcome: ToolOutcome | null; text: string | null }>;
+}
+
 // The id asked about when no proposal exists: the customer answers that it cannot find it.
 const DECLINED = "PR-none";
 
@@ -48,7 +55,7 @@ export class EpisodeDriver {
   }
 
   /** A fresh episode of `task` (its overlay applied) with its documents and scheduled events. */
-  static open(ctx: DomainContext, task: Task, meta: RunMeta = {}): EpisodeDriver {
+  static open(ctx: Pick<DomainContext, "base" | "world" | "documents">, task: Task, meta: RunMeta = {}): EpisodeDriver {
     const episode = Episode.open(initialStateFor(ctx, task), ctx.world, {
       task,
       documents: ctx.documents,
@@ -95,6 +102,25 @@ export class EpisodeDriver {
         reply = r.reply?.text ?? null;
         break;
       }
+    }
+    return { action, events: this.episode.events.slice(before), outcome, reply };
+  }
+
+  /**
+   * Carry out one action with `customer` (an async one, e.g. an llm customer) answering in place of
+   * the scripted customer: opening, asks and approval requests go to it; every other action is `do`.
+   */
+  async doWith(action: EpisodeAction, customer: ConversationCustomer): Promise<ActionStep> {
+    if (action.type !== "open" && action.type !== "ask" && action.type !== "approve") return this.do(action);
+    const before = this.episode.events.length;
+    let outcome: ToolOutcome | null = null;
+    let reply: string | null = null;
+    if (action.type === "open") await customer.open();
+    else if (action.type === "ask") reply = (await customer.answer(action.text)).text;
+    else {
+      const r = await customer.approve(this.proposalFor(action) ?? action.proposal_id ?? DECLINED);
+      outcome = r.outcome;
+      reply = r.text;
     }
     return { action, events: this.episode.events.slice(before), outcome, reply };
   }

@@ -53,6 +53,14 @@ export class ScriptedCustomer {
    */
   approve(proposalId: string): { outcome: ToolOutcome | null; reply: TraceEvent | null } {
     this.#episode.say("agent", `Please review and approve proposal ${proposalId}.`);
+    return this.decide(proposalId);
+  }
+
+  /**
+   * The customer's decision on proposal `proposalId` once the agent asked for it in its own words
+   * (the request is already in the trace): approve it, or decline in words, as `approve` does.
+   */
+  decide(proposalId: string): { outcome: ToolOutcome | null; reply: TraceEvent | null } {
     const row = this.#episode.read(`SELECT kind, terms_json FROM ${PROPOSALS_TABLE} WHERE proposal_id = ?`, [proposalId])[0] as { kind: string; terms_json: string } | undefined;
     if (!row) return { outcome: null, reply: this.#episode.say("customer", `I can't find a proposal ${proposalId}.`) };
     const agreed = this.#task.scenario.approves.some((a) => a.kind === row.kind && canonicalJson(a.terms) === canonicalJson(JSON.parse(row.terms_json)));

@@ -59,6 +59,12 @@ function header(doc: KnowledgeDocument) {
   return { id: doc.id, version: doc.version, title: doc.title, kind: doc.kind, effective_from: doc.effective_from, effective_to: doc.effective_to, scope: doc.scope };
 }
 
+/** Every document version's header (id, version, title, kind, dates, scope), by id then effective date and version; no text. */
+export function listDocuments(docs: readonly KnowledgeDocument[]) {
+  const sorted = [...docs].sort((a, b) => cmp(a.id, b.id) || cmp(a.effective_from, b.effective_from) || cmp(a.version, b.version));
+  return { total: sorted.length, documents: sorted.map(header) };
+}
+
 /**
  * Keyword search: each distinct query term found scores 10, plus 5 if it is in the title, plus its
  * count in the text (capped at 20). Ties go to id, then version, ascending. Deterministic.

@@ -139,6 +139,16 @@ export class Episode {
     return this.#record(target, kind, outcome);
   }
 
+  /**
+   * Record a call the caller's own rules refuse before it reaches the world (a tool the evaluator
+   * does not offer this agent): traced as errored with `code`, nothing runs, the state is unchanged.
+   */
+  refuse(input: ToolCall, code: string, message: string): ToolOutcome {
+    this.#assertOpen();
+    const call = withObjectArgs(input);
+    return this.#record({ ...call, args: boundArgs(call.args).args }, "tool_call", errored(code, message));
+  }
+
   /** Advance the clock by `minutes`, firing every scheduled event that falls due, in order. */
   wait(minutes: number, actor: "agent" | "customer" = "agent"): ToolOutcome {
     this.#assertOpen();

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { CompiledWorld } from "./compile-world.js";
 import { paramsJsonSchema } from "./args.js";
-import { readDocument, searchDocuments, type KnowledgeDocument } from "./documents-tool.js";
+import { listDocuments, readDocument, searchDocuments, type KnowledgeDocument } from "./documents-tool.js";
 import { QUERY_MAX_LENGTH, QUERY_ROW_LIMIT, queryDatabase, visibleSchema, type QueryConnection } from "./query-tool.js";
 import { describeCapability, listCapabilities } from "./discovery-tools.js";
 import type { StandardToolName } from "./tool-names.js";
@@ -30,6 +30,12 @@ export interface StandardTool {
 export const MAX_WAIT_MINUTES = 7 * 24 * 60;
 
 const tools: StandardTool[] = [
+  {
+    name: "list_documents",
+    description: "List every reference document version (id, version, title, kind, effective dates, scope), without text. Older and out-of-scope versions are included, so check which one applies; read one with read_document.",
+    args: z.strictObject({}),
+    run: (ctx) => listDocuments(ctx.documents),
+  },
   {
     name: "search_documents",
     description: "Search the reference documents (policies, procedures, product terms, manuals, FAQ) by keywords. Returns every matching version with its effective dates and scope; older and out-of-scope versions are included, so check which one applies.",

@@ -1,7 +1,10 @@
-import type { Param, SopRule, SopWorkflow, Task, Trace } from "../../pipeline/schemas/index.js";
+import type { Param, SopRule, SopWorkflow, Task, Trace, WorldModel } from "../../pipeline/schemas/index.js";
 import type { DomainContext } from "../../pipeline/world/domain-context.js";
 import { profileOf } from "../../pipeline/sop/select-rules.js";
 import { EpisodeDriver, type ActionStep } from "../episode-driver.js";
+import type { EpisodeAction } from "../episode-actions.js";
+import type { KnowledgeDocument } from "../../pipeline/world/documents-tool.js";
+import type { CustomerProfile } from "../../pipeline/sop/select-rules.js";
 import { Bindings } from "./bindings.js";
 import { evaluate, type ConditionEnv } from "./conditions.js";
 import { chooseVersions, readSop } from "./read-documents.js";
@@ -33,14 +36,14 @@ class Probe {
   actions = 0;
 
   constructor(
-    readonly driver: EpisodeDriver,
+    readonly driver: ProbePort,
     readonly view: AgentView,
     readonly style: ProbeStyle,
   ) {
     this.env = { state: this.bind.state, last: null, approved: null };
   }
 
-  do(action: Parameters<EpisodeDriver["do"]>[0]): ActionStep | null {
+  do(action: EpisodeAction): ActionStep | null {
     if (++this.actions > MAX_ACTIONS) {
       this.gaveUp = true;
       return null;
@@ -192,6 +195,50 @@ class Probe {
   }
 }
 
+/** Where a probe's actions go: an episode driver, or the evaluator's session (null once the episode is over). */
+export interface ProbePort {
+  do(action: EpisodeAction): ActionStep | null;
+}
+
+/** What a probe works from besides the episode: the visible world, the business date, and how it reads documents. */
+export interface ProbeInputs {
+  world: WorldModel;
+  /** The customer's opening request. */
+  request: string;
+  /** The document versions the probe follows, for the customer it identified (read through the port or given). */
+  documents: (customer: CustomerProfile) => KnowledgeDocument[];
+  /** Actions already taken towards the probe's action bound (the opening, when the probe made it). Default 0. */
+  actionsTaken?: number;
+}
+
+/**
+ * Work one probe episode whose opening is already in the trace: identify the customer and the
+ * procedures from the request, read the versions it follows, walk each procedure through `port`.
+ * Sees only what an agent can see.
+ */
+export function workProbe(port: ProbePort, inputs: ProbeInputs, style: ProbeStyle): void {
+  const view = agentView(inputs.world);
+  const probe = new Probe(port, view, style);
+  probe.actions = inputs.actionsTaken ?? 0;
+  const request = inputs.request;
+  probe.bind.fromRequest(request, view);
+  probe.discover();
+  const docs = inputs.documents(profileOf(probe.bind.attributes ?? {}));
+  const sop = readSop(docs, view);
+  probe.rules = sop.rules;
+  // A request that asks for several things in turn ("…, and then …") is worked part by part,
+  // each with the keys it names; a single request is one part.
+  const parts = request.split(/,?\s+and then\s+|;\s+/i);
+  for (const [i, part] of parts.entries()) {
+    const procedures = identifyProcedures(sop.workflows, parts.length > 1 ? part : request);
+    if (parts.length > 1 && i > 0 && procedures.length > 0) probe.bind.focus(part, view);
+    for (const w of procedures) {
+      if (probe.gaveUp) break;
+      probe.walk(w);
+    }
+  }
+}
+
 /**
  * Run one probe on a task: an agent that sees only what an agent can see (the customer's words, the
  * tool specs, the documents' text and dates and scope, its own results) and acts through the same
@@ -201,26 +248,8 @@ class Probe {
 export function runProbe(ctx: DomainContext, task: Task, style: ProbeStyle): Trace {
   const driver = EpisodeDriver.open(ctx, task, { role: "probe", label: style.name });
   try {
-    const view = agentView(ctx.world);
-    const probe = new Probe(driver, view, style);
-    const request = probe.do({ type: "open" })?.events[0]?.text ?? "";
-    probe.bind.fromRequest(request, view);
-    probe.discover();
-    const customer = profileOf(probe.bind.attributes ?? {});
-    const docs = chooseVersions(ctx.documents, style.versions, task.as_of, customer);
-    const sop = readSop(docs, view);
-    probe.rules = sop.rules;
-    // A request that asks for several things in turn ("…, and then …") is worked part by part,
-    // each with the keys it names; a single request is one part.
-    const parts = request.split(/,?\s+and then\s+|;\s+/i);
-    for (const [i, part] of parts.entries()) {
-      const procedures = identifyProcedures(sop.workflows, parts.length > 1 ? part : request);
-      if (parts.length > 1 && i > 0 && procedures.length > 0) probe.bind.focus(part, view);
-      for (const w of procedures) {
-        if (probe.gaveUp) break;
-        probe.walk(w);
-      }
-    }
+    const request = driver.do({ type: "open" }).events[0]?.text ?? "";
+    workProbe(driver, { world: ctx.world, request, actionsTaken: 1, documents: (customer) => chooseVersions(ctx.documents, style.versions, task.as_of, customer) }, style);
     return driver.finish();
   } finally {
     driver.close();
