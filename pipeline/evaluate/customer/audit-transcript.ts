@@ -1,0 +1,254 @@
+import type { PrivateFact, Task, Trace, TraceEvent } from "../../schemas/index.js";
+import type { UserSimFlag } from "../../schemas/evaluation-result.js";
+import { canonicalJson } from "../../core/canonical-json.js";
+
+/**
+ * The deterministic audit of a customer simulator's transcript (issue 13): it reads only the task
+ * (as the episode ran it) and the trace, so `synth score` re-derives the same flags from stored
+ * traces. Four findings, each with the event index and what was said or done:
+ *
+ * - `unprompted_disclosure`: a customer line states (or declares in `facts`) a private fact no
+ *   earlier agent line asked about. Asking = naming one of the fact's `disclose_when` topics, its id
+ *   or its parameter (case-insensitive, `_`/`-` read as spaces) — the rule the scripted customer
+ *   answers by. The scripted opening request (text equal to the scenario's) is exempt.
+ * - `contradicted_fact`: a customer sentence names a fact's topic and states values of the fact's
+ *   shape (numbers, codes, yes/no), none of which is the fact's value.
+ * - `unrequested_action`: a customer-side call (approval or other) that no agent line asked for
+ *   since the previous call on the same target: the proposal id, or else the operation's name or
+ *   every non-private string argument, must occur in an agent line.
+ * - `unagreed_approval`: a customer approval of a proposal whose current terms (its last `_proposals`
+ *   row image in the trace) are not exactly terms the scenario agreed to, or of a proposal the trace
+ *   never recorded.
+ *
+ * Value detection is by shape: a value is "stated" when a sentence holds it as a whole token (codes,
+ * numbers with or without thousands separators) or, for free text, as a phrase; a value that is not
+ * distinctive (a small number, a short word such as `yes` or `CN`) counts only in a sentence that
+ * names the fact's topic. Free-text values are never judged contradicted (no shape to compare).
+ */
+export function auditTranscript(task: Task, trace: Trace): UserSimFlag[] {
+  const flags: UserSimFlag[] = [];
+  const facts = task.scenario.private_facts;
+  const asked = new Set<string>();
+  const disclosed = new Set<string>();
+  const agentLines: Array<{ index: number; text: string }> = [];
+  const lastActionOn = new Map<string, number>();
+  const proposals = new Map<string, { kind: string; terms_json: string }>();
+  let openingSeen = false;
+
+  for (const e of trace.events) {
+    if (e.kind === "agent_message" && e.actor === "agent") {
+      const text = e.text ?? "";
+      agentLines.push({ index: e.index, text });
+      for (const f of factsAsked(task, text)) asked.add(f);
+    } else if (e.kind === "customer_message" && e.actor === "customer") {
+      const text = e.text ?? "";
+      if (!openingSeen && text === task.scenario.opening_request) {
+        openingSeen = true;
+        for (const f of factsStated(task, text)) disclosed.add(f);
+        for (const f of e.facts) disclosed.add(f);
+        continue;
+      }
+      openingSeen = true;
+      const told = new Set([...e.facts.filter((id) => facts.some((f) => f.id === id)), ...factsStated(task, text)]);
+      for (const id of [...told].sort()) {
+        if (!asked.has(id) && !disclosed.has(id)) flags.push({ kind: "unprompted_disclosure", event: e.index, detail: `disclosed private fact "${id}" without being asked for it` });
+        disclosed.add(id);
+      }
+      for (const c of factsContradicted(task, text)) {
+        flags.push({ kind: "contradicted_fact", event: e.index, detail: `stated ${c.stated.join(", ")} for private fact "${c.fact.id}", whose value is ${JSON.stringify(c.fact.value)}` });
+      }
+    } else if (e.actor === "customer" && e.kind !== "wait") {
+      flags.push(...auditAction(task, e, agentLines, lastActionOn, proposals));
+    }
+    for (const c of e.changes) {
+      if (c.table === "_proposals" && c.after !== null) proposals.set(String(c.key), { kind: String(c.after.kind), terms_json: String(c.after.terms_json) });
+    }
+  }
+  return flags;
+}
+
+/** Flags of one customer-side call: unrequested, and for approvals, terms not agreed. */
+function auditAction(
+  task: Task,
+  e: TraceEvent,
+  agentLines: ReadonlyArray<{ index: number; text: string }>,
+  lastActionOn: Map<string, number>,
+  proposals: ReadonlyMap<string, { kind: string; terms_json: string }>,
+): UserSimFlag[] {
+  const out: UserSimFlag[] = [];
+  const proposal = typeof e.args.proposal_id === "string" ? e.args.proposal_id : null;
+  const target = proposal ?? e.name;
+  const since = lastActionOn.get(target) ?? 0;
+  lastActionOn.set(target, e.index);
+  const lines = agentLines.filter((l) => l.index > since && l.index < e.index);
+  const requested = lines.some((l) => (proposal !== null ? mentions(l.text, proposal) : requestsOperation(task, e, l.text)));
+  if (!requested) {
+    const what = proposal !== null ? `${e.name} of ${proposal}` : `${e.name}(${canonicalJson(e.args)})`;
+    out.push({ kind: "unrequested_action", event: e.index, detail: `performed ${what} without an agent request since ${since === 0 ? "the start" : `event ${since}`}` });
+  }
+  if (proposal !== null && (e.kind === "approval" || e.kind === "fault")) {
+    const p = proposals.get(proposal);
+    if (!p) {
+      out.push({ kind: "unagreed_approval", event: e.index, detail: `approved ${proposal}, a proposal the transcript never recorded, so its terms were never agreed` });
+    } else {
+      const terms = canonicalJson(JSON.parse(p.terms_json));
+      const agreed = task.scenario.approves.some((a) => a.kind === p.kind && canonicalJson(a.terms) === terms);
+      if (!agreed) out.push({ kind: "unagreed_approval", event: e.index, detail: `approved ${proposal} (${p.kind}) on terms ${terms}, which the customer never agreed to` });
+    }
+  }
+  return out;
+}
+
+/** An agent line asks for a customer-side operation by its name, or by every argument it can know. */
+function requestsOperation(task: Task, e: TraceEvent, text: string): boolean {
+  if (mentions(text, e.name)) return true;
+  const privateValues = new Set(task.scenario.private_facts.map((f) => String(f.value)));
+  const known = Object.values(e.args).filter((v): v is string => typeof v === "string" && v !== "" && !privateValues.has(v));
+  return known.length > 0 && known.every((v) => mentions(text, v));
+}
+
+/** Ids of the private facts whose topic (`disclose_when`, id or parameter) an agent line names. */
+export function factsAsked(task: Task, text: string): string[] {
+  const t = loose(text);
+  return task.scenario.private_facts.filter((f) => topicsOf(f).some((k) => containsPhrase(t, k))).map((f) => f.id);
+}
+
+/** Ids of the private facts whose value a customer line states (see the shape rules above). */
+export function factsStated(task: Task, text: string): string[] {
+  const out = new Set<string>();
+  for (const s of sentences(text)) {
+    const named = namedFacts(task.scenario.private_facts, s);
+    for (const f of task.scenario.private_facts) {
+      if (f.value === null || !holdsValue(s, f.value)) continue;
+      if (distinctive(f.value) || named.has(f.id)) out.add(f.id);
+    }
+  }
+  return task.scenario.private_facts.filter((f) => out.has(f.id)).map((f) => f.id);
+}
+
+/** Facts a customer line names and gives a different value of the same shape for. */
+export function factsContradicted(task: Task, text: string): Array<{ fact: PrivateFact; stated: string[] }> {
+  const found = new Map<string, { fact: PrivateFact; stated: Set<string> }>();
+  for (const s of sentences(text)) {
+    const named = namedFacts(task.scenario.private_facts, s);
+    for (const f of task.scenario.private_facts) {
+      if (!named.has(f.id) || f.value === null) continue;
+      const candidates = sameShape(s, f.value);
+      if (candidates === null || candidates.length === 0 || holdsValue(s, f.value)) continue;
+      const entry = found.get(f.id) ?? { fact: f, stated: new Set<string>() };
+      for (const c of candidates) entry.stated.add(c);
+      found.set(f.id, entry);
+    }
+  }
+  return [...found.values()].map((x) => ({ fact: x.fact, stated: [...x.stated] }));
+}
+
+// ---- text helpers: pure, locale-free ----
+
+/** Lower case, `_` and `-` as spaces, one space between words (for topics and names). */
+function loose(s: string): string {
+  return ` ${s.normalize("NFKC").toLowerCase().replace(/[_\-]+/g, " ").replace(/[^\p{L}\p{N}.]+/gu, " ").replace(/\s+/g, " ").trim()} `;
+}
+
+function containsPhrase(looseText: string, phrase: string): boolean {
+  const p = loose(phrase).trim();
+  return p !== "" && looseText.includes(` ${p} `);
+}
+
+function mentions(text: string, phrase: string): boolean {
+  return text.toLowerCase().includes(phrase.toLowerCase()) || containsPhrase(loose(text), phrase);
+}
+
+function topicsOf(f: PrivateFact): string[] {
+  return [...f.disclose_when, f.id, ...(f.param !== undefined ? [f.param] : [])];
+}
+
+/**
+ * Facts a sentence names by topic. A topic occurrence inside the occurrence of a longer topic of
+ * another fact does not count ("reason" in "reason code" names the reason code, not the reason).
+ */
+function namedFacts(facts: readonly PrivateFact[], sentence: string): Set<string> {
+  const t = loose(sentence);
+  const hits: Array<{ id: string; start: number; end: number }> = [];
+  for (const f of facts) {
+    for (const k of topicsOf(f)) {
+      const p = ` ${loose(k).trim()} `;
+      if (p.trim() === "") continue;
+      for (let i = t.indexOf(p); i >= 0; i = t.indexOf(p, i + 1)) hits.push({ id: f.id, start: i, end: i + p.length });
+    }
+  }
+  const named = new Set<string>();
+  for (const h of hits) {
+    const covered = hits.some((o) => o.id !== h.id && o.end - o.start > h.end - h.start && o.start <= h.start && o.end >= h.end);
+    if (!covered) named.add(h.id);
+  }
+  return named;
+}
+
+function sentences(text: string): string[] {
+  return text.split(/(?<=[.!?;])\s+|\n+/).filter((s) => s.trim() !== "");
+}
+
+/** Whitespace-separated words with surrounding punctuation removed (inner `-`, `_`, `.`, `/` kept). */
+function words(sentence: string): string[] {
+  return sentence
+    .split(/\s+/)
+    .map((w) => w.replace(/^[^\p{L}\p{N}+\-−]+|[^\p{L}\p{N}]+$/gu, ""))
+    .filter((w) => w !== "");
+}
+
+const NUMBER = /^[+\-−]?(?:\d{1,3}(?:[,'’]\d{3})+|\d+)(?:\.\d+)?$/;
+
+function numberOf(word: string): number | null {
+  const w = word.replace(/^[€$£]/, "");
+  if (!NUMBER.test(w)) return null;
+  return Number(w.replace(/[,'’]/g, "").replace("−", "-"));
+}
+
+/** A code: letters and digits mixed, an inner `_`, a hyphenated token with a digit, or an upper-case word of 2+ letters. */
+function isCode(word: string): boolean {
+  if (numberOf(word) !== null) return false;
+  return (/\p{L}/u.test(word) && /\d/.test(word)) || /[\p{L}\p{N}]_[\p{L}\p{N}]/u.test(word) || (/\d/.test(word) && /-/.test(word)) || /^\p{Lu}{2,}$/u.test(word);
+}
+
+const YES_NO = new Set(["yes", "no"]);
+
+type Shape = "number" | "code" | "yesno" | "text";
+
+function shapeOf(value: string | number | boolean): Shape {
+  if (typeof value === "number") return "number";
+  if (typeof value === "boolean") return "yesno";
+  if (YES_NO.has(value.toLowerCase())) return "yesno";
+  return /\s/.test(value.trim()) ? "text" : "code";
+}
+
+function holdsValue(sentence: string, value: string | number | boolean): boolean {
+  const shape = shapeOf(value);
+  const ws = words(sentence);
+  if (shape === "number") return ws.some((w) => numberOf(w) === value);
+  if (shape === "yesno") {
+    const v = typeof value === "boolean" ? (value ? "yes" : "no") : String(value).toLowerCase();
+    return ws.some((w) => w.toLowerCase() === v);
+  }
+  if (shape === "code") return ws.some((w) => w.toLowerCase() === String(value).toLowerCase());
+  return loose(sentence).includes(loose(String(value)));
+}
+
+/** Values of the value's shape in a sentence; null when the shape cannot be compared (free text). */
+function sameShape(sentence: string, value: string | number | boolean): string[] | null {
+  const shape = shapeOf(value);
+  const ws = words(sentence);
+  if (shape === "number") return ws.filter((w) => numberOf(w) !== null);
+  if (shape === "yesno") return ws.filter((w) => YES_NO.has(w.toLowerCase()));
+  if (shape === "code") return ws.filter(isCode);
+  return null;
+}
+
+/** A value too specific to occur by chance: a code of 4+ characters, a number of 3+ digits or with decimals, a phrase of 12+ characters. */
+function distinctive(value: string | number | boolean): boolean {
+  if (typeof value === "boolean") return false;
+  if (typeof value === "number") return Math.abs(value) >= 100 || !Number.isInteger(value);
+  const shape = shapeOf(value);
+  if (shape === "code") return value.length >= 4 && isCode(value);
+  return shape === "text" && value.length >= 12;
+}
