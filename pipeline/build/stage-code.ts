@@ -4,6 +4,7 @@ import { codeFingerprint, CODE_ROOT } from "./code-fingerprint.js";
 const STAGE_MODULES: Readonly<Record<string, string>> = {
   extract_sop: "pipeline/nodes/extract-sop.ts",
   design_task: "pipeline/nodes/design-task.ts",
+  design_units: "pipeline/nodes/design-stages.ts",
   write_checks: "pipeline/nodes/write-checks.ts",
   solve: "pipeline/nodes/solve.ts",
   verify: "pipeline/nodes/verify.ts",

@@ -8,6 +8,7 @@ import { readStagedViolations } from "../build/violation-files.js";
 import { BUILD_RECORD_FILE, writeBuildRecord } from "../build/build-record-file.js";
 import { violationLabel } from "../../validation/audit/release-layout.js";
 import { domainContext } from "./domain-context.js";
+import { designStages } from "./design-stages.js";
 import { summarize } from "../../validation/validate-domain.js";
 import { services, type NodeConfig } from "../build/services.js";
 import type { BuildStateType, BuildUpdate, TaskRecord } from "../graph/state.js";
@@ -66,7 +67,9 @@ export async function collect(state: BuildStateType, config?: NodeConfig): Promi
   }
   const report = validationReport(state.domain, state.records);
   if (writeIfChanged(join(out, "validation.json"), stableJson(ValidationReport.parse(report)))) written.push("validation.json");
-  const buildReport = { domain: state.domain, sources_hash: state.sourcesHash, sop_hash: state.sopHash, world_hash: state.worldHash, strategies: svc.strategies, stages: [...state.stages].sort((a, b) => STAGE_ORDER.indexOf(a.stage) - STAGE_ORDER.indexOf(b.stage)), released: released.map((r) => r.id) };
+  const design = await designStages(state, svc);
+  const stages = [...state.stages.filter((s) => !design.some((d) => d.stage === s.stage)), ...design];
+  const buildReport = { domain: state.domain, sources_hash: state.sourcesHash, sop_hash: state.sopHash, world_hash: state.worldHash, strategies: svc.strategies, stages: [...stages].sort((a, b) => STAGE_ORDER.indexOf(a.stage) - STAGE_ORDER.indexOf(b.stage)), released: released.map((r) => r.id) };
   if (writeIfChanged(join(out, "report.json"), stableJson(buildReport))) written.push("report.json");
   const record = {
     domain: state.domain,
@@ -82,10 +85,10 @@ export async function collect(state: BuildStateType, config?: NodeConfig): Promi
   };
   if (writeBuildRecord(out, record)) written.push(BUILD_RECORD_FILE);
   svc.progress.emit({ event: "done", domain: state.domain, detail: `${released.length} task(s) released, ${state.records.filter((r) => r.status === "dropped").length} dropped; ${written.length} file(s) changed in ${out}` });
-  return { written };
+  return { written, stages: design };
 }
 
-const STAGE_ORDER = ["ingest", "extract_sop", "build_environment", "design_tasks", "calibrate"];
+const STAGE_ORDER = ["ingest", "extract_sop", "build_environment", "design_units", "design_tasks", "calibrate"];
 
 function validationReport(domain: string, records: readonly TaskRecord[]): ValidationReport {
   const tasks = records

@@ -58,10 +58,19 @@ describe("probe panel", () => {
       { verdict: "calibrated", difficulty: "expert", flawedFailed: 4, reason: "4 of 4 flawed probes fail (goal-rusher, newest-version, fact-guesser, no-recheck): expert" },
       { verdict: "too_easy", difficulty: null, flawedFailed: 0, reason: "too easy: every flawed probe (goal-rusher, newest-version, fact-guesser, no-recheck) solved it, so no rule bites" },
     ]);
-    const run = (name: string, flawed: boolean, solved: boolean): ProbeRun => ({ name, flawed, solved, failed: solved ? [] : ["g"], trace: golden(smallRelease()) });
+    const run = (name: string, flawed: boolean, solved: boolean): ProbeRun => ({ name, flawed, solved, failed: solved ? [] : ["g"], reasons: solved ? [] : ["g: release_payment was never executed"], trace: golden(smallRelease()) });
     expect(calibrate([run("competent", false, true), run("a", true, false), run("b", true, true)]).difficulty).toBe("easy");
     expect(calibrate([run("competent", false, true), run("a", true, false), run("b", true, false)]).difficulty).toBe("medium");
-    expect(calibrate([run("competent", false, false), run("a", true, false)])).toMatchObject({ verdict: "not_solvable", reason: "the competent probe could not solve the task from the documents (failed checks: g)" });
+    const end = golden(smallRelease());
+    expect(calibrate([run("competent", false, false), run("a", true, false)])).toMatchObject({
+      verdict: "not_solvable",
+      reason: `the competent probe could not solve the task from the documents (failed checks: g; g: release_payment was never executed; the probe's episode ended at event ${end.events.length}, minute ${end.clock_end})`,
+    });
+    // A call the world refused is named with its precondition.
+    const refused = { ...end, events: [...end.events, { ...end.events[0]!, index: end.events.length + 1, actor: "agent" as const, name: "release_payment", status: "rejected" as const, reason: "precondition before_cutoff failed: The daily cut-off has passed." }] };
+    expect(calibrate([{ name: "competent", flawed: false, solved: false, failed: ["g"], reasons: [], trace: refused }]).reason).toBe(
+      `the competent probe could not solve the task from the documents (failed checks: g; event ${refused.events.length} release_payment rejected: precondition before_cutoff failed: The daily cut-off has passed.; the probe's episode ended at event ${refused.events.length}, minute ${refused.clock_end})`,
+    );
   });
 });
 

@@ -10,6 +10,8 @@ export interface ProbeRun {
   flawed: boolean;
   solved: boolean;
   failed: string[];
+  /** Why each failed check failed (`<check>: <reason>`), in check order. */
+  reasons: string[];
   trace: Trace;
 }
 
@@ -18,7 +20,8 @@ export function runProbePanel(ctx: DomainContext, task: Task, flawed: readonly P
   return [COMPETENT, ...flawed].map((style) => {
     const trace = runProbe(ctx, task, style);
     const j = judge(ctx, task, trace);
-    return { name: style.name, flawed: style !== COMPETENT, solved: j.success.strict, failed: j.failed, trace };
+    const reasons = j.results.filter((r) => !r.passed).map((r) => `${r.check}: ${r.reason}`);
+    return { name: style.name, flawed: style !== COMPETENT, solved: j.success.strict, failed: j.failed, reasons, trace };
   });
 }
 
@@ -40,10 +43,24 @@ export function calibrate(runs: readonly ProbeRun[]): Calibration {
   const failing = flawed.filter((r) => !r.solved);
   const n = failing.length;
   if (!competent || !competent.solved) {
-    const why = competent ? `failed checks: ${competent.failed.join(", ")}` : "no competent probe ran";
+    const why = competent ? `failed checks: ${competent.failed.join(", ")}${probeStory(competent)}` : "no competent probe ran";
     return { verdict: "not_solvable", difficulty: null, flawedFailed: n, reason: `the competent probe could not solve the task from the documents (${why})` };
   }
   if (n === 0) return { verdict: "too_easy", difficulty: null, flawedFailed: 0, reason: `too easy: every flawed probe (${flawed.map((r) => r.name).join(", ")}) solved it, so no rule bites` };
   const difficulty: Difficulty = n >= 4 ? "expert" : n === 3 ? "hard" : n === 2 ? "medium" : "easy";
   return { verdict: "calibrated", difficulty, flawedFailed: n, reason: `${n} of ${flawed.length} flawed probes fail (${failing.map((r) => r.name).join(", ")}): ${difficulty}` };
+}
+
+/**
+ * Why a probe failed, beyond which checks: each failed check's reason and the probe's calls the
+ * world refused (with the refusing precondition), so a drop can be acted on without a rerun.
+ */
+function probeStory(run: ProbeRun): string {
+  const refused = run.trace.events.filter((e) => e.actor === "agent" && (e.status === "rejected" || e.status === "errored"));
+  const parts = [
+    ...run.reasons,
+    ...refused.map((e) => `event ${e.index} ${e.name} ${e.status}${e.reason ? `: ${e.reason}` : ""}`),
+    `the probe's episode ended at event ${run.trace.events.length}, minute ${run.trace.clock_end}`,
+  ];
+  return `; ${parts.join("; ")}`;
 }

@@ -95,7 +95,12 @@ export function derivePlan(ctx: DomainContext, index: WorldIndex, draft: (facts:
     const first = steps[0];
     if (!first) return { reason: `workflow ${unit.workflow.id} has no steps` };
     let found: Node | null = null;
-    let lastFailure = "no path through the procedure executed a write";
+    // The failure reported is the one furthest through the procedure (the first one seen there):
+    // the last one tried is often an early detour (a branch with nothing to approve), not the blocker.
+    let failure: { at: number; text: string } | null = null;
+    const fail = (step: SopStep, text: string): void => {
+      if (!failure || step.number > failure.at) failure = { at: step.number, text };
+    };
     // Of all paths that reach an end having written, keep the one that got furthest through the
     // procedure (its last write is the latest step), then the shortest.
     const better = (a: Node | null, b: Node | null): Node | null => {
@@ -126,7 +131,7 @@ export function derivePlan(ctx: DomainContext, index: WorldIndex, draft: (facts:
         if (!op.approves) return { ...node, step };
         const proposer = [...node.actions].reverse().find((a) => a.type === "call" && index.ops.get(a.operation)?.proposes?.kind === op.approves);
         if (!proposer || proposer.type !== "call") {
-          lastFailure = `step ${step.id}: nothing to approve`;
+          fail(step, `step ${step.id}: nothing to approve`);
           return null;
         }
         const action: PlanAction = { type: "approve", proposal_of: proposer.operation, workflow: unit.workflow.id, step: step.id, why: step.text };
@@ -134,8 +139,9 @@ export function derivePlan(ctx: DomainContext, index: WorldIndex, draft: (facts:
       }
       const binding = bindArgs(op, node.bag, knows, `${unit.workflow.title}: ${op.description}`);
       if (!binding.ok) {
-        lastFailure = `step ${step.id} (${op.name}): no value for ${binding.missing}`;
-        return op.access === "read" ? { ...node, step } : null;
+        if (op.access === "read") return { ...node, step }; // a read the agent cannot make is skipped, not a blocker
+        fail(step, `step ${step.id} (${op.name}): no value for ${binding.missing}`);
+        return null;
       }
       const asks: PlanAction[] = [];
       const facts = [...node.facts];
@@ -163,7 +169,7 @@ export function derivePlan(ctx: DomainContext, index: WorldIndex, draft: (facts:
         const tail = run.outcomes.slice(node.actions.length);
         const bad = tail.find((o) => o.action.type !== "ask" && o.outcome?.status !== "executed");
         if (bad) {
-          lastFailure = `step ${step.id} (${op.name}): ${bad.outcome?.reason ?? "not executed"}`;
+          fail(step, `step ${step.id} (${op.name}): ${bad.outcome?.reason ?? "not executed"}`);
           return null;
         }
         const bag = new Map(node.bag);
@@ -176,7 +182,7 @@ export function derivePlan(ctx: DomainContext, index: WorldIndex, draft: (facts:
       }
     };
     found = visit(first, { ...start, bag, wrote: false, lastWrite: -1 });
-    if (!found) return { reason: `workflow ${unit.workflow.id} on ${unit.table.name} ${String(unit.key)}: ${budget <= 0 ? "search budget exhausted" : lastFailure}` };
+    if (!found) return { reason: `workflow ${unit.workflow.id} on ${unit.table.name} ${String(unit.key)}: ${budget <= 0 ? "search budget exhausted" : ((failure as { text: string } | null)?.text ?? "no path through the procedure executed a write")}` };
     terminals.push(found.lastWrite);
     start = found;
   }

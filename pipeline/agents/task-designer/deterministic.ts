@@ -19,27 +19,35 @@ const ATTEMPTS = 12;
  * approvals, facts to elicit, waits, distractor documents.
  */
 export class DeterministicTaskDesigner implements TaskDesigner {
-  /** Whether a (workflow, subject) unit can be carried out alone; shared by the slots of one build. */
-  readonly #feasible = new Map<string, boolean>();
+  /** Why a (workflow, subject) unit cannot be carried out alone (null: it can); shared by the slots of one build. */
+  readonly #infeasible = new Map<string, string | null>();
 
   /** Units (workflow + subject row of this customer) that can be carried out on their own. */
   feasibleUnits(ctx: DomainContext, index: WorldIndex, rows: DomainRows, workflows: readonly SopWorkflow[], customer: Row, unitsOf: (u: PlanUnit[]) => (f: NeededFact[], a: DerivedPlan["approvals"]) => Task): PlanUnit[] {
+    return this.surveyUnits(ctx, index, rows, workflows, customer, unitsOf)
+      .filter((u) => u.reason === null)
+      .map((u) => u.unit);
+  }
+
+  /** Every unit (workflow + subject row of this customer) with why it cannot be carried out alone, or null when it can. */
+  surveyUnits(ctx: DomainContext, index: WorldIndex, rows: DomainRows, workflows: readonly SopWorkflow[], customer: Row, unitsOf: (u: PlanUnit[]) => (f: NeededFact[], a: DerivedPlan["approvals"]) => Task): Array<{ unit: PlanUnit; reason: string | null }> {
     const cKey = customer[index.customerTable.primary_key];
-    const singles: PlanUnit[] = [];
+    const out: Array<{ unit: PlanUnit; reason: string | null }> = [];
     for (const wf of workflows) {
       const table = index.subjectTable(wf);
       for (const row of rows.owned(table, cKey)) {
         const unit: PlanUnit = { workflow: wf, table, key: row[table.primary_key] as string | number, row, related: rows.related(table, row, cKey) };
         const memoKey = `${ctx.card.id}|${wf.id}|${String(unit.key)}`;
-        let works = this.#feasible.get(memoKey);
-        if (works === undefined) {
-          works = !("reason" in derivePlan(ctx, index, unitsOf([unit]), [unit]));
-          this.#feasible.set(memoKey, works);
+        let reason = this.#infeasible.get(memoKey);
+        if (reason === undefined) {
+          const plan = derivePlan(ctx, index, unitsOf([unit]), [unit]);
+          reason = "reason" in plan ? plan.reason : null;
+          this.#infeasible.set(memoKey, reason);
         }
-        if (works) singles.push(unit);
+        out.push({ unit, reason });
       }
     }
-    return singles;
+    return out;
   }
 
   async design(ctx: DomainContext, slot: number, rng: RandomStream): Promise<DesignResult> {
@@ -48,7 +56,7 @@ export class DeterministicTaskDesigner implements TaskDesigner {
     try {
       const customers = namedCustomers(ctx, index);
       if (customers.length === 0) return { ok: false, reason: `the world names no rows of ${ctx.world.customer_table}` };
-      const workflows = ctx.sop.workflows.filter((w) => index.agentWrites(w).length > 0 && isCurrent(ctx, w));
+      const workflows = designableWorkflows(ctx, index);
       const failures: string[] = [];
       for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
         const customer = customers[(slot + attempt * 7) % customers.length] as Row;
@@ -87,6 +95,11 @@ export class DeterministicTaskDesigner implements TaskDesigner {
 /** Customers tasks can be about: the fixed rows of the customer table (the world's named cases). */
 export function namedCustomers(ctx: DomainContext, index: WorldIndex): Row[] {
   return index.customerTable.rows as Row[];
+}
+
+/** The workflows tasks are designed from: in force, and with at least one agent write. */
+export function designableWorkflows(ctx: DomainContext, index: WorldIndex): SopWorkflow[] {
+  return ctx.sop.workflows.filter((w) => index.agentWrites(w).length > 0 && isCurrent(ctx, w));
 }
 
 /** Only procedures from document versions in force on the domain's date are designed from. */

@@ -5,7 +5,7 @@ import { WorldIndex } from "../plan/world-index.js";
 import { DomainRows, type Row } from "../plan/domain-rows.js";
 import { derivePlan, type PlanUnit } from "../plan/derive-plan.js";
 import { toReferencePlan } from "../plan/actions.js";
-import { DeterministicTaskDesigner, buildTask, isCurrent, namedCustomers } from "./deterministic.js";
+import { DeterministicTaskDesigner, buildTask, designableWorkflows, namedCustomers } from "./deterministic.js";
 import { askModel, type LlmStrategyOptions } from "../llm/structured.js";
 import { TASK_DESIGNER_PROMPT } from "./prompt.js";
 
@@ -43,7 +43,7 @@ export class LlmTaskDesigner implements TaskDesigner {
       const id = `${ctx.card.id}-${String(slot + 1).padStart(3, "0")}`;
       const key = index.customerTable.primary_key;
       const draftOf = (u: PlanUnit[]) => (f: Parameters<typeof buildTask>[5], a: Parameters<typeof buildTask>[6]) => buildTask(ctx, id, customer, key, u, f, a, []);
-      const workflows = ctx.sop.workflows.filter((w) => index.agentWrites(w).length > 0 && isCurrent(ctx, w));
+      const workflows = designableWorkflows(ctx, index);
       const units = this.#units.feasibleUnits(ctx, index, rows, workflows, customer, draftOf);
       if (units.length === 0) return { ok: false, reason: `no unit of work can be carried out for ${String(customer[key])}` };
       const listing = units.map((u, i) => `${i}. ${u.workflow.title} — ${u.table.name} ${String(u.key)}`).join("\n");

@@ -50,7 +50,7 @@ export function printOutcome(outcome: BuildOutcome, json: boolean): void {
   if (outcome.domains.every((d) => d.paused)) return;
   const table = new Table({ head: ["domain", "stage", "in", "out", "dropped (reasons)"], wordWrap: true, colWidths: [20, 20, 6, 6, 70] });
   for (const d of outcome.domains) {
-    for (const s of d.stages) table.push([d.domain, s.stage, s.items_in, s.items_out, s.dropped.map((x) => `${x.item}: ${x.reason}`).join("\n").slice(0, 600)]);
+    for (const s of d.stages) table.push([d.domain, s.stage, s.items_in, s.items_out, s.dropped.map((x) => `${x.item}: ${x.reason}`).join("\n")]); // every reason in full: a cut reason hides the step or value that failed
     const failed = d.records.filter((r) => r.status === "dropped" && !r.id).length;
     table.push([d.domain, "tasks", d.records.length, d.released, `${d.dropped} dropped${failed ? ` (${failed} slots found no executable design)` : ""}`]);
   }
