@@ -31,9 +31,12 @@ export const GenerationSettings = z
   .strict()
   .describe("Settings of the generation run for this domain.");
 
+/** Runs of the calibrator's model agent per task when the card says nothing. */
+export const DEFAULT_CALIBRATION_RUNS = 4;
+
 export const CalibrationSettings = z
   .object({
-    runs: z.number().int().min(1).max(50).default(4).describe("Runs of the calibrator's model agent per task (llm calibrator only): a task solved in 0% or 100% of them is dropped, the solve rate labels the rest."),
+    runs: z.number().int().min(1).max(50).default(DEFAULT_CALIBRATION_RUNS).describe("Runs of the calibrator's model agent per task (llm calibrator only): a task solved in 0% or 100% of them is dropped, the solve rate labels the rest."),
   })
   .strict()
   .describe("Settings of the calibrator for this domain.");
@@ -55,7 +58,8 @@ export const DomainCard = z
       repair_attempts: 2,
       epoch: "2026-03-02T09:00Z",
     }),
-    calibration: CalibrationSettings.default({ runs: 4 }),
+    // Optional with no default object: a card without it parses (and hashes into sources_hash) as before.
+    calibration: CalibrationSettings.optional().describe(`Calibrator settings; absent means \`runs: ${DEFAULT_CALIBRATION_RUNS}\`.`),
   })
   .strict()
   .describe("Domain card: identity, industry, agent role and generation settings of one domain.");

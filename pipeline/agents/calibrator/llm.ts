@@ -1,8 +1,13 @@
-import type { Task } from "../../schemas/index.js";
+import { DEFAULT_CALIBRATION_RUNS, type Task } from "../../schemas/index.js";
 import type { Calibrator, DomainContext } from "../types.js";
 import type { Calibration } from "../../../validation/validate-task.js";
 import { judge } from "../../../validation/judge.js";
 import { modelAgentProbe, modelSolveRate, solveRateVerdict, type ProbeModel } from "../../../validation/probes/model-probe.js";
+
+/** The domain card's `calibration.runs`, default DEFAULT_CALIBRATION_RUNS. */
+function runs(ctx: DomainContext): number {
+  return ctx.card.calibration?.runs ?? DEFAULT_CALIBRATION_RUNS;
+}
 
 export interface LlmCalibratorOptions {
   /** The calibrator's chat model; a runtime model samples each run apart (`forItem` with its own variant). */
@@ -24,7 +29,7 @@ export class LlmCalibrator implements Calibrator {
 
   async calibrate(ctx: DomainContext, task: Task): Promise<Calibration> {
     const probe = modelAgentProbe(this.#opts.name, ctx, this.#opts.model);
-    const s = await modelSolveRate(probe, task, ctx.card.calibration.runs, (trace) => judge(ctx, task, trace).success.strict);
+    const s = await modelSolveRate(probe, task, runs(ctx), (trace) => judge(ctx, task, trace).success.strict);
     const solve_rate = { model: this.#opts.name, runs: s.runs, solved: s.solved, rate: s.rate };
     // Probe name → solved, one entry per run (the run's episode label).
     const probes = Object.fromEntries(s.results.map((ok, i) => [`${this.#opts.name}/unaided-${i + 1}`, ok]));
@@ -35,6 +40,6 @@ export class LlmCalibrator implements Calibrator {
   }
 
   settings(ctx: DomainContext): unknown {
-    return ctx.card.calibration;
+    return { runs: runs(ctx) };
   }
 }
