@@ -66,7 +66,7 @@ describe("synth build (deterministic strategies)", () => {
     writeFileSync(faq, `${readFileSync(faq, "utf8")}\nThe hub is staffed on every business day.\n`);
     const third = await runBuild({ config, paths: paths(root), progress: silent });
     expect(third.cache.misses).toBe(1);
-    expect(third.domains[0]!.written).toEqual(["report.json"]); // it records the new sources hash
+    expect(third.domains[0]!.written).toEqual(["report.json", "build-record.json"]); // both record the new sources hash
     expect(snapshot(out)["tasks/fx-treasury-002.json"]).toBe(before["tasks/fx-treasury-002.json"]);
   }, 120_000);
 
@@ -82,7 +82,7 @@ describe("synth build (deterministic strategies)", () => {
     const run = /run (run-[0-9a-f]+)/.exec(crash.stderr)?.[1];
     expect(run).toBeDefined();
     const resumed = runCli(["resume", run as string, "--generated", join(killed, "generated")], { env: { FOUNDRY_TEST_KILL_AT: "solve", FOUNDRY_TEST_KILL_MARKER: marker }, timeoutMs: 240_000 });
-    expect(resumed.stderr).toContain(`run ${run} (resuming)`);
+    expect(resumed.stderr).toContain(`run ${run} (resuming with the run's stored settings)`);
     expect(resumed.code).toBe(0);
     expect(runCli(args(clean), { timeoutMs: 240_000 }).code).toBe(0);
     expect(snapshot(join(killed, "generated/fx-treasury"))).toEqual(snapshot(join(clean, "generated/fx-treasury")));
