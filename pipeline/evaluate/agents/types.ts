@@ -27,6 +27,10 @@ export interface AgentSession {
    * checked against the same offered tools and bounds. Null when the episode is already over.
    */
   act(action: EpisodeAction): Promise<ActionStep | null>;
+  /** `act` without awaiting, for agents that work synchronously (the probes); the deterministic customer only. */
+  actSync(action: EpisodeAction): ActionStep | null;
+  /** Bound on turns (a model agent's loop runs at most this many). */
+  readonly maxTurns: number;
   /** Whether the episode is over (finished, or a bound was reached). */
   readonly over: boolean;
   /** Count a turn (a model turn, or one action of a scripted agent) against `max_turns`. */
@@ -47,6 +51,29 @@ export interface AgentRun {
   end: "finished" | "gave_up";
   /** Tokens and cost of the agent's model calls; null for a scripted agent. */
   usage: RoleUsage | null;
+}
+
+/** What an agent is built from for one episode. Only the oracle's factory reads `golden`. */
+export interface AgentInput {
+  /** The visible world (agent-view.ts / visible-world.ts strip what an agent may not see). */
+  world: import("../../schemas/index.js").WorldModel;
+  /** The task's golden trace: the oracle's script, given to no other agent. */
+  golden: import("../../schemas/index.js").Trace;
+  /** The professional role the agent plays (the domain card's `role`). */
+  role: string;
+  /** Task id and episode seed (a model agent's cache variant). */
+  task: string;
+  seed: number;
+}
+
+/** Builds the agent of one episode. */
+export interface AgentFactory {
+  readonly spec: string;
+  /** Whether it works with an async (llm) customer. */
+  readonly asyncCustomer: boolean;
+  /** Tasks the agent can work at all (a replay file holds one task's trace); null: every task. */
+  readonly tasks: readonly string[] | null;
+  create(input: AgentInput): Agent;
 }
 
 /** One agent: one spec, one way to work an episode through its session. */

@@ -36,6 +36,8 @@ export interface CustomerReply {
   text: string;
   /** Private-fact ids the reply disclosed. */
   facts: string[];
+  /** A customer-side operation the message led to (an approval asked for in words), as the agent reads it. */
+  action?: { proposal_id: string; status: string; approved: boolean; result: unknown };
 }
 
 /** The customer's answer to an approval request. */

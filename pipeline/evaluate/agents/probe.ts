@@ -1,0 +1,65 @@
+import type { ActionStep } from "../../../validation/episode-driver.js";
+import type { EpisodeAction } from "../../../validation/episode-actions.js";
+import { workProbe, type ProbePort } from "../../../validation/probes/probe-agent.js";
+import { chooseVersions } from "../../../validation/probes/read-documents.js";
+import { COMPETENT, FLAWED_PROBES, type ProbeStyle } from "../../../validation/probes/probe-style.js";
+import type { KnowledgeDocument } from "../../world/documents-tool.js";
+import type { CustomerProfile } from "../../sop/select-rules.js";
+import type { AgentFactory } from "./types.js";
+
+/** Probe names `probe:NAME` takes. */
+export const PROBE_STYLES: ReadonlyMap<string, ProbeStyle> = new Map([COMPETENT, ...FLAWED_PROBES].map((s) => [s.name, s]));
+
+/** Attempts of one document call when it errors or is faulted (a probe that rechecks tries again). */
+const READ_ATTEMPTS = 3;
+
+function callUntil(port: ProbePort, action: EpisodeAction, style: ProbeStyle): ActionStep | null {
+  for (let i = 0; i < (style.recheck ? READ_ATTEMPTS : 1); i++) {
+    const step = port.do(action);
+    if (!step || step.outcome?.status === "executed") return step;
+  }
+  return null;
+}
+
+/**
+ * The documents a probe follows, read through the document tools (so every read is in the trace
+ * and counts in efficiency): list the versions, choose by dates and scope (or the newest, for the
+ * newest-version probe) from the headers, read each chosen version by id and version.
+ */
+function readThroughTools(port: ProbePort, style: ProbeStyle, date: string, customer: CustomerProfile): KnowledgeDocument[] {
+  const listed = callUntil(port, { type: "call", name: "list_documents", args: {} }, style);
+  const headers = ((listed?.outcome?.result as { documents?: unknown } | undefined)?.documents ?? []) as Array<Omit<KnowledgeDocument, "text">>;
+  if (!Array.isArray(headers)) return [];
+  const complete = headers.filter((h) => h && typeof h.id === "string" && typeof h.version === "string" && typeof h.effective_from === "string" && h.scope !== undefined);
+  const chosen = chooseVersions(complete.map((h) => ({ ...h, text: "" })), style.versions, date, customer);
+  const docs: KnowledgeDocument[] = [];
+  for (const h of chosen) {
+    const step = callUntil(port, { type: "call", name: "read_document", args: { id: h.id, version: h.version } }, style);
+    const text = (step?.outcome?.result as { text?: unknown } | undefined)?.text;
+    if (typeof text === "string") docs.push({ ...h, text });
+  }
+  return docs;
+}
+
+/**
+ * `probe:NAME`: a validation probe (competent, goal-rusher, newest-version, fact-guesser,
+ * no-recheck) acting only through the session's tools; it reads documents through the document
+ * tools. Probes work synchronously, so they take the deterministic customer only.
+ */
+export function probeAgent(spec: string, style: ProbeStyle): AgentFactory {
+  return {
+    spec,
+    asyncCustomer: false,
+    tasks: null,
+    create: ({ world }) => ({
+      spec,
+      asyncCustomer: false,
+      run: async (session) => {
+        const port: ProbePort = { do: (a) => session.actSync(a) };
+        workProbe(port, { world, request: session.opening, documents: (customer) => readThroughTools(port, style, session.businessDate, customer) }, style);
+        if (!session.over) await session.call("finish", {});
+        return { end: "finished", usage: null };
+      },
+    }),
+  };
+}

@@ -1,0 +1,200 @@
+import type { ToolSpec } from "../world/standard-tools.js";
+import { agentToolSpecs } from "../world/standard-tools.js";
+import type { ToolOutcome } from "../world/types.js";
+import type { EpisodeDriver, ActionStep } from "../../validation/episode-driver.js";
+import type { EpisodeAction } from "../../validation/episode-actions.js";
+import type { AgentSession, SessionReply } from "./agents/types.js";
+import type { Customer } from "./customer/types.js";
+import type { EpisodeResult } from "../schemas/evaluation-result.js";
+
+/** Longest message to the customer, in characters. */
+export const MESSAGE_MAX_CHARS = 4000;
+
+/** The conversation tools every agent has besides the world's: talk to the customer, end the episode. */
+export const CONVERSATION_TOOLS: readonly ToolSpec[] = [
+  {
+    name: "send_message",
+    description: "Say something to the customer and read their answer: ask for details only they know, tell them what you did, or ask them to approve a proposal by its id (e.g. \"Please approve proposal PR-0001\").",
+    parameters: { type: "object", properties: { text: { type: "string", minLength: 1, maxLength: MESSAGE_MAX_CHARS, description: "What you say to the customer." } }, required: ["text"], additionalProperties: false },
+  },
+  {
+    name: "finish",
+    description: "End the episode: the customer's request is complete, or cannot be done.",
+    parameters: { type: "object", properties: { summary: { type: "string", description: "One line on what was done." } }, additionalProperties: false },
+  },
+];
+
+export type EndReason = EpisodeResult["end"];
+
+/** What bounds one episode. */
+export interface SessionBounds {
+  maxTurns: number;
+  maxToolCalls: number;
+  /** Wall-clock deadline (epoch ms) of the episode. */
+  deadline: number;
+  now?: () => number;
+}
+
+export interface SessionOptions {
+  driver: EpisodeDriver;
+  customer: Customer;
+  /** The customer is the deterministic one (scripted agents may then act synchronously). */
+  scripted: boolean;
+  tools: "direct" | "discovery";
+  bounds: SessionBounds;
+  opening: string;
+  businessDate: string;
+  domainTitle: string;
+}
+
+function toolError(code: string, message: string): { error: { code: string; message: string } } {
+  return { error: { code, message } };
+}
+
+/** What the agent reads of a call's outcome: the result, with the status when it did not execute. */
+function shown(o: ToolOutcome): unknown {
+  if (o.status === "executed" || o.status === "faulted") return o.proposal_id && o.status === "executed" ? { proposal_id: o.proposal_id, result: o.result } : o.result;
+  return { status: o.status, ...(o.result && typeof o.result === "object" ? (o.result as object) : { result: o.result }), ...(o.reason ? { reason: o.reason } : {}) };
+}
+
+/**
+ * The tools one agent sees in one episode, and the episode's bounds. Only offered tools run: any
+ * other name (a customer-side operation, a business operation in discovery mode, an unknown name)
+ * is an `unknown_tool` error, traced, with no state change. Arguments are checked by the world
+ * runtime (missing, extra, wrong-typed, oversized); the query tool is read-only on the agent view.
+ * `finish` ends the episode; so does reaching a bound (turns, calls, wall time), after which every
+ * call answers that the episode is over. Nothing here throws for what an agent does wrong.
+ */
+export class Session implements AgentSession {
+  readonly opening: string;
+  readonly businessDate: string;
+  readonly domainTitle: string;
+  readonly tools: readonly ToolSpec[];
+  readonly #o: SessionOptions;
+  readonly #offered: ReadonlySet<string>;
+  readonly #operations: ReadonlySet<string>;
+  #calls = 0;
+  #turns = 0;
+  #end: EndReason | null = null;
+
+  constructor(o: SessionOptions) {
+    this.#o = o;
+    this.opening = o.opening;
+    this.businessDate = o.businessDate;
+    this.domainTitle = o.domainTitle;
+    const world = o.driver.episode.world;
+    this.tools = [...agentToolSpecs(world, o.tools), ...CONVERSATION_TOOLS];
+    this.#offered = new Set(this.tools.map((t) => t.name));
+    this.#operations = new Set([...world.operations.values()].filter(({ op }) => op.side === "agent").map(({ op }) => op.name));
+  }
+
+  get maxTurns(): number {
+    return this.#o.bounds.maxTurns;
+  }
+
+  get over(): boolean {
+    return this.#end !== null;
+  }
+
+  /** How the episode ended; null while it runs. */
+  get end(): EndReason | null {
+    return this.#end;
+  }
+
+  get turns(): number {
+    return this.#turns;
+  }
+
+  /** End the episode from outside (the agent returned without finishing). */
+  close(end: EndReason): void {
+    this.#end ??= end;
+  }
+
+  turn(): void {
+    if (this.#end) return;
+    this.#turns++;
+    if (this.#turns > this.#o.bounds.maxTurns) this.#end = "max_turns";
+  }
+
+  /** Count one call against the bounds; false (and the episode ends) when no call is left. */
+  #spend(): boolean {
+    if (this.#end) return false;
+    const now = (this.#o.bounds.now ?? Date.now)();
+    if (now > this.#o.bounds.deadline) this.#end = "wall_time";
+    else if (this.#calls >= this.#o.bounds.maxToolCalls) this.#end = "max_tool_calls";
+    if (this.#end) return false;
+    this.#calls++;
+    return true;
+  }
+
+  #overReply(): SessionReply {
+    return { content: toolError("episode_over", `the episode is over (${this.#end}); no more calls are carried out`), done: true };
+  }
+
+  async call(name: string, args: unknown): Promise<SessionReply> {
+    if (typeof name !== "string") name = String(name);
+    if (name === "finish" && !this.#end) {
+      this.#end = "finished";
+      return { content: { finished: true }, done: true };
+    }
+    if (!this.#spend()) return this.#overReply();
+    const episode = this.#o.driver.episode;
+    const objectArgs = (args !== null && typeof args === "object" && !Array.isArray(args) ? args : { _args: args ?? null }) as Record<string, unknown>;
+    if (name === "send_message") {
+      const keys = Object.keys(objectArgs);
+      const text = objectArgs.text;
+      const bad =
+        keys.some((k) => k !== "text") ? `unknown argument "${keys.find((k) => k !== "text")}"` : typeof text !== "string" ? "text must be a string" : text.trim() === "" ? "text is empty" : text.length > MESSAGE_MAX_CHARS ? `text is ${text.length} characters long; at most ${MESSAGE_MAX_CHARS} are accepted` : null;
+      if (bad) return this.#reply(episode.refuse({ name, args: objectArgs, actor: "agent" }, "invalid_argument", bad));
+      const r = await this.#o.customer.answer(text as string);
+      return this.#done({ customer: r.text, ...(r.action ? { customer_action: r.action } : {}) });
+    }
+    if (!this.#offered.has(name)) {
+      const why = this.#operations.has(name) ? `"${name}" is reached through invoke_capability in this evaluation` : `no tool named "${name}" is offered`;
+      return this.#reply(episode.refuse({ name, args: objectArgs, actor: "agent" }, "unknown_tool", why));
+    }
+    return this.#reply(episode.invoke({ name, args: objectArgs, actor: "agent" }));
+  }
+
+  #reply(o: ToolOutcome): SessionReply {
+    return this.#done(shown(o));
+  }
+
+  #done(content: unknown): SessionReply {
+    return { content, done: this.#end !== null };
+  }
+
+  /** An action as the offered tools allow it: in discovery mode an operation goes through invoke_capability. */
+  #admit(action: EpisodeAction): EpisodeAction | null {
+    if (action.type === "open" || action.type === "customer_call" || action.type === "customer_say") return null;
+    if (action.type === "call" && this.#o.tools === "discovery" && this.#operations.has(action.name)) {
+      return { type: "call", name: "invoke_capability", args: { name: action.name, args: action.args } };
+    }
+    return action;
+  }
+
+  #refused(action: EpisodeAction): ActionStep | null {
+    if (action.type !== "call" || this.#offered.has(action.name)) return null;
+    const before = this.#o.driver.episode.events.length;
+    const outcome = this.#o.driver.episode.refuse({ name: action.name, args: action.args, actor: "agent" }, "unknown_tool", `no tool named "${action.name}" is offered`);
+    return { action, events: this.#o.driver.episode.events.slice(before), outcome, reply: null };
+  }
+
+  async act(action: EpisodeAction): Promise<ActionStep | null> {
+    const a = this.#admit(action);
+    if (!a) return null;
+    this.turn();
+    if (!this.#spend()) return null;
+    return this.#refused(a) ?? (this.#o.scripted ? this.#o.driver.do(a) : this.#o.driver.doWith(a, this.#o.customer));
+  }
+
+  /** `act` without awaiting, for agents that work synchronously (the probes); only with the deterministic customer. */
+  actSync(action: EpisodeAction): ActionStep | null {
+    if (!this.#o.scripted) throw new TypeError("actSync needs the deterministic customer");
+    const a = this.#admit(action);
+    if (!a) return null;
+    this.turn();
+    if (!this.#spend()) return null;
+    return this.#refused(a) ?? this.#o.driver.do(a);
+  }
+}
