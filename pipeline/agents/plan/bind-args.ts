@@ -12,12 +12,14 @@ export type Binding =
  * (the subject row, the customer, earlier results); `customer` parameters from the customer's
  * private knowledge (`facts`), which the plan must ask for before the call.
  */
-export function bindArgs(op: Operation, bag: Bag, customerKnows: ReadonlyMap<string, unknown>, agentNote = "Handled as set out in the applicable procedure."): Binding {
+export function bindArgs(op: Operation, bag: Bag, customerKnows: ReadonlyMap<string, unknown>, agentNote = "Handled as set out in the applicable procedure.", current: ReadonlyMap<string, unknown> = new Map()): Binding {
   const args: Record<string, unknown> = {};
   const facts: Array<{ param: string; value: unknown }> = [];
   for (const [name, p] of Object.entries(op.params)) {
     if (p.source === "customer") {
-      const v = customerKnows.get(name) ?? customerChoice(name, p);
+      const known = customerKnows.get(name);
+      // With `current`, a known value equal to the row's present value is not what the customer wants.
+      const v = current.has(name) && JSON.stringify(known) === JSON.stringify(current.get(name)) ? customerChoice(name, p, current.get(name)) : (known ?? customerChoice(name, p));
       if (v === undefined || v === null) {
         if (p.required) return { ok: false, missing: `${name} (only the customer knows it, and the scenario has no value for it)` };
         continue;
@@ -47,10 +49,14 @@ export function learn(bag: Bag, result: unknown): void {
 /**
  * What a customer says when the world holds no value for a parameter only they can give: the first
  * permitted value of an enumerated parameter, or a plain statement for free text. Numbers and
- * patterned strings have no safe default, so the plan cannot use them.
+ * patterned strings have no safe default, so the plan cannot use them. `not` is a value the customer
+ * already has (the row's current one): the choice differs from it.
  */
-function customerChoice(name: string, p: Operation["params"][string]): unknown {
-  if (p.enum && p.enum.length > 0) return p.enum[0];
-  if (p.type === "string" && !p.pattern) return `${name.replace(/_/g, " ")} as instructed by the customer`;
+function customerChoice(name: string, p: Operation["params"][string], not?: unknown): unknown {
+  if (p.enum && p.enum.length > 0) return p.enum.find((e) => JSON.stringify(e) !== JSON.stringify(not));
+  if (p.type === "string" && !p.pattern) {
+    const said = `${name.replace(/_/g, " ")} as instructed by the customer`;
+    return said === not ? undefined : said;
+  }
   return undefined;
 }

@@ -137,12 +137,26 @@ export function derivePlan(ctx: DomainContext, index: WorldIndex, draft: (facts:
         const action: PlanAction = { type: "approve", proposal_of: proposer.operation, workflow: unit.workflow.id, step: step.id, why: step.text };
         return tryBlock(node, step, [action], op, null);
       }
-      const binding = bindArgs(op, node.bag, knows, `${unit.workflow.title}: ${op.description}`);
+      const note = `${unit.workflow.title}: ${op.description}`;
+      const binding = bindArgs(op, node.bag, knows, note);
       if (!binding.ok) {
         if (op.access === "read") return { ...node, step }; // a read the agent cannot make is skipped, not a blocker
         fail(step, `step ${step.id} (${op.name}): no value for ${binding.missing}`);
         return null;
       }
+      // A customer value equal to the subject row's current column of the same name is what the
+      // customer already has, not what they want: a second binding asks for a new value instead.
+      const current = new Map(Object.entries(unit.row).filter(([k]) => op.params[k]?.source === "customer"));
+      const fresh = bindArgs(op, node.bag, knows, note, current);
+      const candidates = [binding, ...(fresh.ok && JSON.stringify(fresh.args) !== JSON.stringify(binding.args) ? [fresh] : [])];
+      for (const b of candidates) {
+        const out = tryBinding(node, step, op, b);
+        if (out) return out;
+      }
+      // A read that fails is not a dead end: the agent learns nothing and goes on.
+      return op.access === "read" ? { ...node, step } : null;
+    };
+    const tryBinding = (node: Node, step: SopStep, op: Operation, binding: Extract<ReturnType<typeof bindArgs>, { ok: true }>): Node | null => {
       const asks: PlanAction[] = [];
       const facts = [...node.facts];
       for (const f of binding.facts) {
@@ -158,8 +172,7 @@ export function derivePlan(ctx: DomainContext, index: WorldIndex, draft: (facts:
         const out = tryBlock(withFacts, step, block, op, call);
         if (out) return out;
       }
-      // A read that fails is not a dead end: the agent learns nothing and goes on.
-      return op.access === "read" ? { ...node, step } : null;
+      return null;
     };
     const tryBlock = (node: Node, step: SopStep, block: PlanAction[], op: Operation, call: PlanAction | null): Node | null => {
       budget--;
@@ -172,10 +185,15 @@ export function derivePlan(ctx: DomainContext, index: WorldIndex, draft: (facts:
           fail(step, `step ${step.id} (${op.name}): ${bad.outcome?.reason ?? "not executed"}`);
           return null;
         }
-        const bag = new Map(node.bag);
         const last = tail[tail.length - 1];
-        if (call && last?.outcome) learn(bag, last.outcome.result);
         const isWrite = op.access === "write" && op.side === "agent";
+        if (call && isWrite && !op.proposes && last?.outcome && last.outcome.changes.length === 0) {
+          // A golden write that changes nothing proves nothing: the unit is infeasible, with why.
+          fail(step, `step ${step.id} (${op.name}): the write changes no row${unchangedBecause(call, unit)}`);
+          return null;
+        }
+        const bag = new Map(node.bag);
+        if (call && last?.outcome) learn(bag, last.outcome.result);
         return { step, actions, bag, facts: node.facts, approvals: node.approvals, wrote: node.wrote || isWrite, lastWrite: isWrite ? actions.length - 1 : node.lastWrite };
       } finally {
         run.close();
@@ -187,6 +205,14 @@ export function derivePlan(ctx: DomainContext, index: WorldIndex, draft: (facts:
     start = found;
   }
   return { actions: start.actions, facts: start.facts, approvals: start.approvals, terminals };
+}
+
+/** Why a write changed nothing, when its arguments are the subject row's current values of the same name. */
+function unchangedBecause(call: PlanAction, unit: PlanUnit): string {
+  if (call.type !== "call") return "";
+  const same = Object.entries(call.args).filter(([k, v]) => k !== unit.table.primary_key && k in unit.row && JSON.stringify(unit.row[k]) === JSON.stringify(v));
+  if (same.length === 0) return " (every value it sets is already in the state)";
+  return ` (${same.map(([k]) => `${k} is bound from the current ${unit.table.name}.${k}`).join(", ")}, so nothing changes; a value the customer wants must come from the scenario's private facts, not from a same-named column)`;
 }
 
 /** Columns an agent can see. */

@@ -118,7 +118,10 @@ export class DeterministicRubricWriter implements RubricWriter {
       for (const table of subjectTables) {
         const t = index.tables.get(table)!;
         if (table === index.customerTable.name) continue;
-        const spare = rows.owned(t, task.customer_id).map((r) => r[t.primary_key] as string | number).filter((k) => !changedKeys.has(`${table}|${String(k)}`));
+        // The task's own targets (its subject rows, and every row a write of the plan names) are
+        // never "other" rows, even when a write left them unchanged.
+        const targets = new Set([...subjects.filter((x) => x.table === table).map((x) => String(x.key)), ...writes.flatMap((w) => (w.action.type === "call" && w.action.args[t.primary_key] !== undefined ? [String(w.action.args[t.primary_key])] : []))]);
+        const spare = rows.owned(t, task.customer_id).map((r) => r[t.primary_key] as string | number).filter((k) => !changedKeys.has(`${table}|${String(k)}`) && !targets.has(String(k)));
         if (spare.length > 0) protection.push(check(`protect-${table}-others`, "protection", "protected_rows_unchanged", { table, keys: spare }, `The customer's other ${table} (${spare.join(", ")}) stay untouched.`, customerProvenance(task.id, "scope")));
       }
       const used = new Set(writes.map((w) => (w.action as { operation: string }).operation));
