@@ -146,6 +146,21 @@ describe("the llm customer over HTTP with the real ChatOpenAI client", () => {
     expect(s.user_sim_audit).toMatchObject({ flagged_episodes: 1, flags: { unprompted_disclosure: 1, contradicted_fact: 0, unagreed_approval: 0, unrequested_action: 0 }, strict_success_unflagged: { rate: 0, n: 1 } });
   });
 
+  it("a customer scripted to approve unasked and to state another reason is flagged for both by the audit", async () => {
+    server = await ScriptedServer.start([call("c1", "approve_payment_release", { proposal_id: "PR-0001" }), reply("c2", "The reason is duplicate_payment.")]);
+    const et = fx003();
+    const actions = actionsOf(et.golden);
+    const upTo = actions.findIndex((a) => a.type === "approve");
+    const { trace, customer } = await episode(et, runtime(server), [...actions.slice(0, upTo), { type: "ask", text: "What is the reason for the cancellation?" }], 46);
+    const approval = trace.events.find((e) => e.kind === "approval")!;
+    const said = trace.events.at(-1)!;
+    expect([approval.actor, approval.status, said.text]).toEqual(["customer", "executed", "The reason is duplicate_payment."]);
+    expect(result(et, trace, customer, 0, 46).user_sim_flags).toEqual([
+      { kind: "unrequested_action", event: approval.index, detail: "performed approve_payment_release of PR-0001 without an agent request since the start" },
+      { kind: "contradicted_fact", event: said.index, detail: 'stated duplicate_payment for private fact "reason", whose value is "client_request"' },
+    ]);
+  });
+
   it("an approval of terms it never agreed to does not reach the world: the model reads not_agreed and the state is unchanged", async () => {
     server = await ScriptedServer.start([call("c1", "approve_payment_release", { proposal_id: "PR-0001" }), reply("c2", "No, I won't approve that.")]);
     const et = fx003();
