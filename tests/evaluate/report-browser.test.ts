@@ -1,0 +1,90 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { describe, expect, it } from "vitest";
+import { chromium } from "playwright-core";
+import { summarize } from "../../pipeline/evaluate/score/summarize.js";
+import { reportHtml } from "../../pipeline/evaluate/score/report/write-report.js";
+import { removeTree } from "../../pipeline/release/remove-tree.js";
+import { calls, episode, RELEASE, settings } from "./metrics-fixtures.js";
+
+/** Debian's chromium (`.ci/run` installs it when missing). */
+const CHROMIUM = "/usr/bin/chromium";
+const SCREENSHOT = resolve(import.meta.dirname, "../../generated/test-artifacts/report.png");
+const found = existsSync(CHROMIUM);
+// Under CI a missing browser is a failure, never a skip: a skipped browser test would pass CI green.
+const inCi = process.env.CI === "true";
+
+/** A report over 3 tasks x 4 conditions x 2 runs with failures, flags and an errored episode. */
+async function sampleReport(): Promise<string> {
+  const rs = (["E0", "E1", "E2", "E3"] as const).flatMap((condition, i) =>
+    ["t1", "t2", "t3"].flatMap((task, j) =>
+      [0, 1].map((run) =>
+        episode({ task, condition, run, success: (i + j + run) % 3 !== 0, domain: j === 2 ? "ed" : "fx", industry: j === 2 ? "Healthcare" : "Business & Enterprise", calls: calls({ operations: 2 + run, document_reads: i }) }),
+      ),
+    ),
+  );
+  rs.push(episode({ task: "t4", status: "errored", end: "errored", success: false, error: { class: "rate_limit", message: "429 after 4 attempts <b>" } }));
+  return reportHtml(summarize(rs, settings({ runs: 2 }), RELEASE), rs, []);
+}
+
+describe("report.html in headless Chromium", () => {
+  const test = found || inCi ? it : it.skip;
+  test("loads with no console error and no request, shows its five SVG charts, and is screenshotted", async () => {
+    if (!found) throw new Error(`no Chromium at ${CHROMIUM}: install Debian's chromium (.ci/run does: apt-get install -y --no-install-recommends chromium)`);
+    const dir = mkdtempSync(join(tmpdir(), "report-browser-"));
+    const profile = join(dir, "profile");
+    try {
+      const file = join(dir, "report.html");
+      writeFileSync(file, await sampleReport());
+      const context = await chromium.launchPersistentContext(profile, {
+        executablePath: CHROMIUM,
+        headless: true,
+        args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run", "--disable-component-update", "--disable-sync"],
+        viewport: { width: 1200, height: 900 },
+      });
+      try {
+        const problems: string[] = [];
+        const requests: string[] = [];
+        await context.route("**/*", (route) => {
+          const url = route.request().url();
+          if (url === pathToFileURL(file).href) return route.continue();
+          requests.push(url);
+          return route.abort();
+        });
+        const page = await context.newPage();
+        page.on("console", (m) => {
+          if (m.type() === "error" || m.type() === "warning") problems.push(`${m.type()}: ${m.text()}`);
+        });
+        page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
+        await page.goto(pathToFileURL(file).href, { waitUntil: "load" });
+        const charts = await page.$$eval("figure", (figs) =>
+          figs.map((f) => {
+            const svg = f.querySelector("svg");
+            const box = svg?.getBoundingClientRect();
+            return { id: f.id, width: box?.width ?? 0, height: box?.height ?? 0, marks: svg ? svg.querySelectorAll("path, rect, line").length : 0 };
+          }),
+        );
+        expect(charts.map((c) => c.id)).toEqual(["industry-profile", "conditions", "pass-hat-k", "calls", "caps"]);
+        for (const c of charts) {
+          expect(c.width, c.id).toBeGreaterThan(100);
+          expect(c.height, c.id).toBeGreaterThan(100);
+          expect(c.marks, c.id).toBeGreaterThan(5);
+        }
+        expect(await page.locator("h2", { hasText: "Failed checks" }).count()).toBe(1);
+        // The escaped error message shows as text, never as markup.
+        expect(await page.locator("td", { hasText: "429 after 4 attempts <b>" }).count()).toBe(1);
+        mkdirSync(join(SCREENSHOT, ".."), { recursive: true });
+        await page.screenshot({ path: SCREENSHOT, fullPage: true });
+        expect(problems).toEqual([]);
+        expect(requests).toEqual([]);
+      } finally {
+        await context.close();
+      }
+      expect(readFileSync(SCREENSHOT).subarray(0, 8).toString("hex")).toBe("89504e470d0a1a0a");
+    } finally {
+      removeTree(dir);
+    }
+  }, 60_000);
+});
