@@ -28,11 +28,17 @@ function collectingLogger(problems: string[]) {
 export async function renderSvg(spec: TopLevelSpec, idPrefix: string): Promise<string> {
   const problems: string[] = [];
   const logger = collectingLogger(problems);
-  const vgSpec = compile(spec, { logger: logger as never }).spec;
+  const refuse = (why: string) => new FoundryError("REPORT_CHART", `chart ${idPrefix} does not render cleanly: ${why}`, { path: `charts.${idPrefix}` });
+  let vgSpec;
+  try {
+    vgSpec = compile(spec, { logger: logger as never }).spec;
+  } catch (e) {
+    throw refuse((e as Error).message);
+  }
   const view = new View(parse(vgSpec), { renderer: "none", logger: logger as never, logLevel: 2 });
   try {
     const svg = await view.toSVG();
-    if (problems.length > 0) throw new FoundryError("REPORT_CHART", `chart ${idPrefix} does not render cleanly: ${problems.join("; ")}`, { path: `charts.${idPrefix}` });
+    if (problems.length > 0) throw refuse(problems.join("; "));
     return svg.replace(/\bid="([^"]+)"/g, `id="${idPrefix}-$1"`).replace(/url\(#([^)]+)\)/g, `url(#${idPrefix}-$1)`);
   } finally {
     view.finalize();
