@@ -2,7 +2,7 @@ import type { Trace, TraceEvent } from "../schemas/index.js";
 import type { CallCounts } from "../schemas/evaluation-result.js";
 import { canonicalJson } from "../core/canonical-json.js";
 
-const DOCUMENT_TOOLS = new Set(["list_documents", "search_documents", "read_document"]);
+const DOCUMENT_TOOLS = new Set(["list_reference_documents", "search_documents", "read_document"]);
 const DISCOVERY_TOOLS = new Set(["list_capabilities", "describe_capability"]);
 
 /** Whether a trace event is a call the agent made (a tool, an operation, a message, a wait). */

@@ -1,4 +1,5 @@
 import type { ToolSpec } from "../world/standard-tools.js";
+import type { KnowledgeDocument } from "../world/documents-tool.js";
 import { agentToolSpecs } from "../world/standard-tools.js";
 import type { ToolOutcome } from "../world/types.js";
 import type { EpisodeDriver, ActionStep } from "../../validation/episode-driver.js";
@@ -43,6 +44,7 @@ export interface SessionOptions {
   tools: "direct" | "discovery";
   bounds: SessionBounds;
   opening: string;
+  givenDocuments: readonly KnowledgeDocument[];
   businessDate: string;
   domainTitle: string;
 }
@@ -70,6 +72,7 @@ export class Session implements AgentSession {
   readonly businessDate: string;
   readonly domainTitle: string;
   readonly tools: readonly ToolSpec[];
+  readonly givenDocuments: readonly KnowledgeDocument[];
   readonly #o: SessionOptions;
   readonly #offered: ReadonlySet<string>;
   readonly #operations: ReadonlySet<string>;
@@ -80,6 +83,7 @@ export class Session implements AgentSession {
   constructor(o: SessionOptions) {
     this.#o = o;
     this.opening = o.opening;
+    this.givenDocuments = o.givenDocuments;
     this.businessDate = o.businessDate;
     this.domainTitle = o.domainTitle;
     const world = o.driver.episode.world;

@@ -31,7 +31,7 @@ export const MAX_WAIT_MINUTES = 7 * 24 * 60;
 
 const tools: StandardTool[] = [
   {
-    name: "list_documents",
+    name: "list_reference_documents",
     description: "List every reference document version (id, version, title, kind, effective dates, scope), without text. Older and out-of-scope versions are included, so check which one applies; read one with read_document.",
     args: z.strictObject({}),
     run: (ctx) => listDocuments(ctx.documents),

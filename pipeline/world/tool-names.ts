@@ -3,7 +3,7 @@
  * take their name; the bound SQL parameters `:now`, `:actor` and `:call` may not be operation params.
  */
 export const STANDARD_TOOL_NAMES = [
-  "list_documents",
+  "list_reference_documents",
   "search_documents",
   "read_document",
   "query_database",

@@ -120,7 +120,7 @@ describe("discovery tools", () => {
     const compiled = compileWorld(fixture().world);
     const direct = agentToolSpecs(compiled, "direct");
     const discovery = agentToolSpecs(compiled, "discovery");
-    expect(discovery.map((t) => t.name)).toEqual(["list_documents", "search_documents", "read_document", "query_database", "list_capabilities", "describe_capability", "invoke_capability", "wait"]);
+    expect(discovery.map((t) => t.name)).toEqual(["list_reference_documents", "search_documents", "read_document", "query_database", "list_capabilities", "describe_capability", "invoke_capability", "wait"]);
     expect(direct).toHaveLength(discovery.length + 8);
     expect(direct.find((t) => t.name === "query_database")?.description).toContain("- accounts(account_id text, client_id text, currency text, kind text, balance real, reserve_floor real, frozen boolean):");
     expect(discovery.find((t) => t.name === "wait")?.parameters).toEqual({

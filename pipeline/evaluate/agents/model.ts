@@ -15,12 +15,19 @@ export function agentSystemPrompt(session: Pick<AgentSession, "domainTitle" | "b
   return [
     `You are a ${role} (${session.domainTitle}). Today's business date is ${session.businessDate}.`,
     "A customer writes to you. Serve the request through the tools only:",
-    "- Read the reference documents (list_documents, search_documents, read_document): follow the version in force on the business date and in scope for this customer, never a superseded or out-of-scope one.",
+    "- Read the reference documents (list_reference_documents, search_documents, read_document): follow the version in force on the business date and in scope for this customer, never a superseded or out-of-scope one.",
     "- Look things up with the business tools or the read-only query_database tool.",
     "- Ask the customer with send_message for any detail only they know before you use it; never guess it.",
     "- When a step needs the customer's approval, make the proposal with the tool that proposes it, then ask the customer with send_message to approve it by its proposal id.",
     "- Use wait when something is pending. Call finish when the request is complete, or cannot be done.",
   ].join("\n");
+}
+
+/** The first user message: the customer's request, and the documents given up front (gold-docs). */
+function openingMessage(session: Pick<AgentSession, "opening" | "givenDocuments">): string {
+  if (session.givenDocuments.length === 0) return session.opening;
+  const docs = session.givenDocuments.map((d) => `## ${d.title} (${d.id} ${d.version}, in force from ${d.effective_from})\n${d.text}`).join("\n\n");
+  return `${session.opening}\n\n---\nReference documents in force for this request:\n\n${docs}`;
 }
 
 /**
@@ -54,7 +61,7 @@ export function modelAgent(spec: string, runtime: LlmRuntime): AgentFactory {
           result = await runAgentLoop({
             model: counted,
             tools: session.tools,
-            messages: [new SystemMessage(agentSystemPrompt(session, role)), new HumanMessage(session.opening)],
+            messages: [new SystemMessage(agentSystemPrompt(session, role)), new HumanMessage(openingMessage(session))],
             maxTurns: session.maxTurns + 1,
             execute: async (call) => {
               try {

@@ -27,7 +27,7 @@ function callUntil(port: ProbePort, action: EpisodeAction, style: ProbeStyle): A
  * newest-version probe) from the headers, read each chosen version by id and version.
  */
 function readThroughTools(port: ProbePort, style: ProbeStyle, date: string, customer: CustomerProfile): KnowledgeDocument[] {
-  const listed = callUntil(port, { type: "call", name: "list_documents", args: {} }, style);
+  const listed = callUntil(port, { type: "call", name: "list_reference_documents", args: {} }, style);
   const headers = ((listed?.outcome?.result as { documents?: unknown } | undefined)?.documents ?? []) as Array<Omit<KnowledgeDocument, "text">>;
   if (!Array.isArray(headers)) return [];
   const complete = headers.filter((h) => h && typeof h.id === "string" && typeof h.version === "string" && typeof h.effective_from === "string" && h.scope !== undefined);
@@ -56,7 +56,7 @@ export function probeAgent(spec: string, style: ProbeStyle): AgentFactory {
       asyncCustomer: false,
       run: async (session) => {
         const port: ProbePort = { do: (a) => session.actSync(a) };
-        workProbe(port, { world, request: session.opening, documents: (customer) => readThroughTools(port, style, session.businessDate, customer) }, style);
+        workProbe(port, { world, request: session.opening, documents: (customer) => (session.givenDocuments.length > 0 ? [...session.givenDocuments] : readThroughTools(port, style, session.businessDate, customer)) }, style);
         if (!session.over) await session.call("finish", {});
         return { end: "finished", usage: null };
       },

@@ -29,6 +29,8 @@ export interface AgentSession {
   act(action: EpisodeAction): Promise<ActionStep | null>;
   /** `act` without awaiting, for agents that work synchronously (the probes); the deterministic customer only. */
   actSync(action: EpisodeAction): ActionStep | null;
+  /** Documents given up front (the gold-docs ablation); empty otherwise. */
+  readonly givenDocuments: readonly import("../../world/documents-tool.js").KnowledgeDocument[];
   /** Bound on turns (a model agent's loop runs at most this many). */
   readonly maxTurns: number;
   /** Whether the episode is over (finished, or a bound was reached). */

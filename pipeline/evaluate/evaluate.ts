@@ -1,0 +1,154 @@
+import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import PQueue from "p-queue";
+import type { EpisodeResult, EvaluationResult } from "../schemas/evaluation-result.js";
+import type { FoundryConfig } from "../core/config.js";
+import { FoundryError, quote } from "../core/errors.js";
+import { createLlmRuntime, type LlmRuntime, type LlmRuntimeOptions } from "../llm/llm-runtime.js";
+import { loadEvalRelease, type EvalRelease, type EvalTask } from "./load-release.js";
+import { assertSameSettings, EvaluationSettings, SETTINGS_FILE } from "./settings.js";
+import { agentFactory, agentKind, agentSlug } from "./agents/registry.js";
+import { AGENT_RUNTIME_ROLE } from "./agents/model.js";
+import { checkCustomerSpec, customerFactory } from "./customer/registry.js";
+import { episodeSeed } from "./seeds.js";
+import { keyOf, runEpisode, type PlannedEpisode } from "./episode-runner.js";
+import { appendResult, episodeId, readResults, resetResults, RESULTS_FILE, TRACES_DIR, writeJsonFile } from "./results-log.js";
+import { writeEvaluationOutputs } from "./score/write-outputs.js";
+
+/** Default wall-time bound of one episode: ten minutes. */
+export const DEFAULT_WALL_TIME_MS = 10 * 60 * 1000;
+
+/** Everything `synth evaluate` takes (the CLI parses and checks the options into this). */
+export interface EvaluateOptions {
+  release: string;
+  /** Where NAME@X.Y.Z is looked up. Default generated/releases. */
+  releases?: string;
+  settings: Omit<EvaluationSettings, "release">;
+  /** Output folder; default generated/evaluations/<release>@<version>/<agent-slug>/. */
+  out?: string;
+  /** Episodes in flight at once. Default 1. */
+  concurrency?: number;
+  /** Start over: drop the folder's results and traces (settings may then differ). */
+  fresh?: boolean;
+  /** The configuration the LLM runtime is built from (models come from --agent and --user-sim). */
+  config: FoundryConfig;
+  /** Runtime options (tests: a scripted model factory, no cache). */
+  runtime?: LlmRuntimeOptions;
+  /** Called after each finished episode (progress). */
+  onEpisode?: (result: EpisodeResult, done: number, total: number) => void;
+}
+
+export interface EvaluateOutcome {
+  out: string;
+  release: Pick<EvalRelease, "dir" | "name" | "version" | "root_hash">;
+  /** Episodes run now (the rest were finished before). */
+  ran: number;
+  skipped: number;
+  results: EpisodeResult[];
+  summary: EvaluationResult;
+  summaryPath: string;
+  reportPath: string;
+}
+
+/** The tasks the settings select, in release order; an unknown domain or task id is a usage error naming it. */
+export function selectTasks(release: EvalRelease, settings: Pick<EvaluationSettings, "tasks" | "domains">, agentTasks: readonly string[] | null): EvalTask[] {
+  const domains = new Set(release.domains.map((d) => d.id));
+  for (const d of settings.domains ?? []) if (!domains.has(d)) throw new FoundryError("USAGE", `--domains: the release has no domain ${quote(d)} (it has ${[...domains].join(", ")})`, { path: "--domains" }, d);
+  const ids = new Set(release.tasks.map((t) => t.task.id));
+  for (const t of settings.tasks ?? []) if (!ids.has(t)) throw new FoundryError("USAGE", `--tasks: the release has no task ${quote(t)}`, { path: "--tasks" }, t);
+  for (const t of agentTasks ?? []) if (!ids.has(t)) throw new FoundryError("USAGE", `--agent: the replayed trace is of task ${quote(t)}, which the release does not have`, { path: "--agent" }, t);
+  const picked = release.tasks.filter(
+    (t) => (settings.domains === null || settings.domains.includes(t.domain.id)) && (settings.tasks === null || settings.tasks.includes(t.task.id)) && (agentTasks === null || agentTasks.includes(t.task.id)),
+  );
+  if (picked.length === 0) throw new FoundryError("USAGE", "no task is selected (check --tasks, --domains and the replayed trace's task)", { path: "--tasks" }, settings.tasks);
+  return picked;
+}
+
+/** The default output folder of an evaluation. */
+export function defaultOut(release: Pick<EvalRelease, "name" | "version">, agent: string): string {
+  return join("generated", "evaluations", `${release.name}@${release.version}`, agentSlug(agent));
+}
+
+/** Prepare the output folder: refuse one of another release or agent, or with other settings (unless --fresh). */
+function prepareOut(out: string, settings: EvaluationSettings, fresh: boolean): void {
+  const file = join(out, SETTINGS_FILE);
+  if (existsSync(file)) {
+    let stored: unknown;
+    try {
+      stored = JSON.parse(readFileSync(file, "utf8"));
+    } catch {
+      throw new FoundryError("EVALUATION_SETTINGS_INVALID", `${SETTINGS_FILE} is not valid JSON`, { file });
+    }
+    // Another release or agent is refused even with --fresh: it is someone else's evaluation.
+    try {
+      assertSameSettings(file, stored, settings);
+    } catch (e) {
+      if (!fresh || (FoundryError.is(e) && e.code === "EVALUATION_OUT_CONFLICT")) throw e;
+    }
+  } else if (existsSync(out) && readdirSync(out).length > 0) {
+    throw new FoundryError("EVALUATION_OUT_CONFLICT", `--out is not empty and holds no evaluation (${SETTINGS_FILE} missing): choose an empty or new folder`, { file: out });
+  }
+  if (fresh || !existsSync(file)) {
+    rmSync(join(out, TRACES_DIR), { recursive: true, force: true });
+    resetResults(out);
+  }
+  writeJsonFile(file, settings);
+}
+
+/**
+ * `synth evaluate`: verify and load the release, plan every (task, condition, run), skip the
+ * episodes results.jsonl already holds, run the rest on a p-queue (each appended to results.jsonl
+ * and its trace written as it finishes), then write summary.json and report.html from every result.
+ */
+export async function evaluate(opts: EvaluateOptions): Promise<EvaluateOutcome> {
+  const s = opts.settings;
+  const kind = agentKind(s.agent);
+  const simKind = checkCustomerSpec(s.user_sim);
+  if (kind === "probe" && simKind === "llm") throw new FoundryError("USAGE", `--agent ${s.agent} works synchronously and takes only --user-sim deterministic, got ${quote(s.user_sim)}`, { path: "--user-sim" }, s.user_sim);
+  const release = loadEvalRelease(opts.release, opts.releases);
+  let runtime: LlmRuntime | null = null;
+  const getRuntime = (): LlmRuntime => {
+    const models = { ...opts.config.models, ...(kind === "model" ? { [AGENT_RUNTIME_ROLE]: s.agent } : {}), ...(simKind === "llm" ? { "user-sim": s.user_sim } : {}) };
+    runtime ??= createLlmRuntime({ ...opts.config, models }, opts.runtime ?? {});
+    return runtime;
+  };
+  const agent = agentFactory(s.agent, getRuntime);
+  const settings: EvaluationSettings = EvaluationSettings.parse({ ...s, release: { name: release.name, version: release.version, root_hash: release.root_hash } });
+  const tasks = selectTasks(release, settings, agent.tasks);
+  if (kind === "model" || simKind === "llm") {
+    getRuntime().preflight([...(kind === "model" ? [AGENT_RUNTIME_ROLE] : []), ...(simKind === "llm" ? (["user-sim"] as const) : [])]);
+  }
+  const customer = customerFactory(s.user_sim, getRuntime);
+  const out = opts.out ?? defaultOut(release, s.agent);
+  prepareOut(out, settings, opts.fresh ?? false);
+
+  try {
+    const finished = readResults(out, true);
+    const done = new Set(finished.map((r) => episodeId(r)));
+    const planned: PlannedEpisode[] = [];
+    for (const item of tasks)
+      for (const condition of settings.conditions)
+        for (let run = 0; run < settings.runs; run++) planned.push({ item, condition, run, seed: episodeSeed(settings.seed, item.task.id, condition, run) });
+    const todo = planned.filter((p) => !done.has(episodeId(keyOf(p))));
+    const queue = new PQueue({ concurrency: Math.max(1, opts.concurrency ?? 1) });
+    let count = planned.length - todo.length;
+    const ctx = { settings, agent, customer, out };
+    await Promise.all(
+      todo.map((p) =>
+        queue.add(async () => {
+          const result = await runEpisode(p, ctx);
+          appendResult(out, result);
+          opts.onEpisode?.(result, ++count, planned.length);
+        }),
+      ),
+    );
+    // Exactly what `synth score` reads back: every stored result, the whole release.
+    const results = readResults(out);
+    const written = await writeEvaluationOutputs(out, results, settings, release);
+    return { out, release: { dir: release.dir, name: release.name, version: release.version, root_hash: release.root_hash }, ran: todo.length, skipped: planned.length - todo.length, results, ...written };
+  } finally {
+    (runtime as LlmRuntime | null)?.close();
+  }
+}
+
+export { RESULTS_FILE };
