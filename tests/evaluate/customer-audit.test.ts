@@ -3,6 +3,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { Task, Trace, type TraceEvent } from "../../pipeline/schemas/index.js";
 import { auditTranscript, factsAsked, factsStated } from "../../pipeline/evaluate/customer/audit-transcript.js";
+import { openingFor } from "../../pipeline/evaluate/ablation.js";
 
 const OPENING = "Hello, this is Alpenrand Holz AG (customer number CL-103). Please release payment PAY-10023 and cancel PAY-10021.";
 const TERMS = { amount: 47500, beneficiary_id: "BEN-1033", currency: "CHF", payment_id: "PAY-10023" };
@@ -126,11 +127,14 @@ describe("auditTranscript: unprompted disclosure", () => {
     expect(auditTranscript(task(), t)).toEqual([]);
   });
 
-  it("the scripted opening is exempt (full-disclosure puts every fact there); the same words later are not", () => {
+  it("the evaluator's opening is exempt, also in its full-disclosure form; the same words later are not", () => {
     const opening = "Please cancel PAY-10021; the reason is client_request.";
     const t = trace([customer(opening), customer(opening)]);
     expect(auditTranscript(task(opening), t)).toEqual([]);
     expect(auditTranscript(task(), t)).toEqual([{ kind: "unprompted_disclosure", event: 1, detail: 'disclosed private fact "reason" without being asked for it' }]);
+    const full = openingFor(task(), "full-disclosure");
+    expect(full.facts).toEqual(["reason", "reason_code", "invoice_value", "pain_score"]);
+    expect(auditTranscript(task(), trace([customer(full.text, full.facts), agent("Thanks."), customer("Reason code DUPL, as I said.")]))).toEqual([]);
   });
 });
 

@@ -12,6 +12,7 @@ import { judgeEpisode } from "../../pipeline/evaluate/judge-episode.js";
 import { llmCustomer } from "../../pipeline/evaluate/customer/llm.js";
 import { CustomerFailure, type Customer } from "../../pipeline/evaluate/customer/types.js";
 import { summarize } from "../../pipeline/evaluate/score/summarize.js";
+import { openingFor } from "../../pipeline/evaluate/ablation.js";
 import { EpisodeDriver } from "../../validation/episode-driver.js";
 import { actionsOf } from "../../validation/episode-actions.js";
 import type { EpisodeAction } from "../../validation/episode-actions.js";
@@ -159,6 +160,23 @@ describe("the llm customer over HTTP with the real ChatOpenAI client", () => {
       { kind: "unrequested_action", event: approval.index, detail: "performed approve_payment_release of PR-0001 without an agent request since the start" },
       { kind: "contradicted_fact", event: said.index, detail: 'stated duplicate_payment for private fact "reason", whose value is "client_request"' },
     ]);
+  });
+
+  it("under the full-disclosure ablation the model is told the opening that was said, and restating a fact is not flagged", async () => {
+    server = await ScriptedServer.start([reply("c1", "As I said, the reason is client_request.")]);
+    const et = fx003();
+    const full = openingFor(et.task, "full-disclosure");
+    const driver = EpisodeDriver.open(et.domain, et.task, { role: "agent", label: "oracle", seed: 46 });
+    try {
+      const customer = llmCustomer({ task: et.task, episode: driver.episode, seed: 46 }, { runtime: runtime(server) });
+      // The evaluator says the full-disclosure opening itself (episode-runner.ts), not the customer.
+      driver.episode.say("customer", full.text, full.facts);
+      expect(await customer.answer("Thanks. Could you confirm the reason?")).toEqual({ text: "As I said, the reason is client_request.", facts: ["reason"] });
+      expect((server.requests[0]!.body.messages as Sent)[0]!.content).toContain(`You opened the conversation with: "${full.text}"`);
+      expect(result(et, driver.finish(), customer, 0, 46).user_sim_flags).toEqual([]);
+    } finally {
+      driver.close();
+    }
   });
 
   it("an approval of terms it never agreed to does not reach the world: the model reads not_agreed and the state is unchanged", async () => {

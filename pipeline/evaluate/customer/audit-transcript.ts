@@ -1,6 +1,7 @@
 import type { PrivateFact, Task, Trace, TraceEvent } from "../../schemas/index.js";
 import type { UserSimFlag } from "../../schemas/evaluation-result.js";
 import { canonicalJson } from "../../core/canonical-json.js";
+import { openingFor } from "../ablation.js";
 
 /**
  * The deterministic audit of a customer simulator's transcript (issue 13): it reads only the task
@@ -10,7 +11,8 @@ import { canonicalJson } from "../../core/canonical-json.js";
  * - `unprompted_disclosure`: a customer line states (or declares in `facts`) a private fact no
  *   earlier agent line asked about. Asking = naming one of the fact's `disclose_when` topics, its id
  *   or its parameter (case-insensitive, `_`/`-` read as spaces) — the rule the scripted customer
- *   answers by. The scripted opening request (text equal to the scenario's) is exempt.
+ *   answers by. The evaluator's opening is exempt: the first customer line when it is the scenario's
+ *   opening request, or that request with every fact's statement (the full-disclosure ablation).
  * - `contradicted_fact`: a customer sentence names a fact's topic and states values of the fact's
  *   shape (numbers, codes, yes/no), none of which is the fact's value.
  * - `unrequested_action`: a customer-side call (approval or other) that no agent line asked for
@@ -33,6 +35,7 @@ export function auditTranscript(task: Task, trace: Trace): UserSimFlag[] {
   const agentLines: Array<{ index: number; text: string }> = [];
   const lastActionOn = new Map<string, number>();
   const proposals = new Map<string, { kind: string; terms_json: string }>();
+  const openings = new Set([task.scenario.opening_request, openingFor(task, "full-disclosure").text]);
   let openingSeen = false;
 
   for (const e of trace.events) {
@@ -42,7 +45,7 @@ export function auditTranscript(task: Task, trace: Trace): UserSimFlag[] {
       for (const f of factsAsked(task, text)) asked.add(f);
     } else if (e.kind === "customer_message" && e.actor === "customer") {
       const text = e.text ?? "";
-      if (!openingSeen && text === task.scenario.opening_request) {
+      if (!openingSeen && openings.has(text)) {
         openingSeen = true;
         for (const f of factsStated(task, text)) disclosed.add(f);
         for (const f of e.facts) disclosed.add(f);

@@ -6,9 +6,10 @@ import { REPLY_TOOL, REVIEW_TOOL } from "./llm-tools.js";
 /**
  * The system prompt of the llm customer: the scenario's persona and request, each private fact with
  * the topics that unlock it and the exact sentence to say, the preferences, the actions it may take
- * and the exact terms it agreed to. Nothing of the task's checks, plan or golden trace is in it.
+ * and the exact terms it agreed to. `opening` is what the customer's first line actually was (the
+ * scenario's request, or with the full-disclosure ablation that request and every fact). Nothing of the task's checks, plan or golden trace is in it.
  */
-export function customerSystemPrompt(task: Task, actions: readonly LoopTool[]): string {
+export function customerSystemPrompt(task: Task, actions: readonly LoopTool[], opening: string): string {
   const s = task.scenario;
   const facts = s.private_facts.length
     ? s.private_facts.map((f) => `- ${f.id} (topics: ${f.disclose_when.map((k) => `"${k}"`).join(", ")}): say exactly "${f.statement}"`).join("\n")
@@ -20,7 +21,7 @@ export function customerSystemPrompt(task: Task, actions: readonly LoopTool[]): 
 
 Who you are: ${s.persona}
 Business date: ${task.as_of}. Your customer id: ${task.customer_id}.
-You opened the conversation with: "${s.opening_request}"
+You opened the conversation with: "${opening}"
 
 Details only you know. Give one only when the agent asks about it (one of its topics), saying exactly
 its sentence; never volunteer a detail, never change one, never invent another. Asked for something

@@ -47,7 +47,9 @@ export function llmCustomer(input: CustomerInput, options: LlmCustomerOptions): 
   if (!model) throw new FoundryError("LLM_NOT_CONFIGURED", "the llm customer needs a model for the user-sim role", { path: "models.user-sim" }, "deterministic");
   const tools = customerTools(task, episode);
   const actions = tools.slice(2);
-  let history: BaseMessage[] = [new SystemMessage(customerSystemPrompt(task, actions))];
+  // Built at the first turn from the opening actually said: the evaluator says it itself under the full-disclosure ablation.
+  let history: BaseMessage[] | null = null;
+  const opened = (): string => episode.events.find((e) => e.kind === "customer_message" && e.actor === "customer")?.text ?? task.scenario.opening_request;
   const usage: RoleUsage = { calls: 0, input_tokens: 0, output_tokens: 0, cost_usd: 0 };
   const price = priceOf(ref);
 
@@ -55,6 +57,7 @@ export function llmCustomer(input: CustomerInput, options: LlmCustomerOptions): 
   const turn = async (line: string): Promise<TurnActions & { reply: string }> => {
     const done: TurnActions = { performed: [], reply: null };
     let defect: unknown = null;
+    history ??= [new SystemMessage(customerSystemPrompt(task, actions, opened()))];
     const messages = [...history, new HumanMessage(agentLine(line))];
     let loop;
     try {
