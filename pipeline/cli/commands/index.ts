@@ -7,6 +7,8 @@ import { registerRelease } from "./release.js";
 import { registerAudit } from "./audit.js";
 import { registerDiff } from "./diff.js";
 import { registerBuild } from "./build.js";
+import { registerScore } from "./score.js";
+import { registerCompare } from "./compare.js";
 
 /** Every command of `synth`, in the order `--help` lists them. */
-export const COMMANDS: ReadonlyArray<(program: Command) => void> = [registerCheckSources, registerSop, registerBuild, registerSchema, registerDemo, registerRelease, registerAudit, registerDiff];
+export const COMMANDS: ReadonlyArray<(program: Command) => void> = [registerCheckSources, registerSop, registerBuild, registerSchema, registerDemo, registerRelease, registerAudit, registerDiff, registerScore, registerCompare];
