@@ -3,11 +3,7 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Task, Trace } from "../../pipeline/schemas/index.js";
 import type { EpisodeResult } from "../../pipeline/schemas/evaluation-result.js";
 import { createLlmRuntime, type LlmRuntime } from "../../pipeline/llm/llm-runtime.js";
-import { findReleaseDir, type EvalDomain, type EvalTask } from "../../pipeline/evaluate/load-release.js";
-import { compileWorld } from "../../pipeline/world/compile-world.js";
-import { verifyIntegrity } from "../../validation/audit/verify-integrity.js";
-import { parseReleaseDomain } from "../../validation/audit/parse-release.js";
-import { storedState } from "../../validation/audit/audit-task.js";
+import { loadEvalRelease, type EvalRelease, type EvalTask } from "../../pipeline/evaluate/load-release.js";
 import { judgeEpisode } from "../../pipeline/evaluate/judge-episode.js";
 import { llmCustomer } from "../../pipeline/evaluate/customer/llm.js";
 import { CustomerFailure, type Customer } from "../../pipeline/evaluate/customer/types.js";
@@ -22,21 +18,10 @@ import { chat, ScriptedServer, type ServerReply } from "../llm/scripted-server.j
 const RELEASES = fileURLToPath(new URL("../../generated/releases", import.meta.url));
 const SPEC = "openai:gpt-4.1";
 
-let release: { name: string; version: string; root_hash: string };
-let fx: { domain: EvalDomain; tasks: Task[]; golden: Map<string, Trace> };
+let release: EvalRelease;
 let server: ScriptedServer | null = null;
 beforeAll(() => {
-  // Only the fx-treasury domain, read with the audit's own readers after the integrity check (the
-  // customer needs nothing else of the release).
-  const dir = findReleaseDir("sample", RELEASES);
-  const integrity = verifyIntegrity(dir);
-  if (!integrity.manifest || integrity.failures.length > 0) throw new Error(`sample release does not verify: ${JSON.stringify(integrity.failures)}`);
-  const problems: Array<{ file: string; reason: string }> = [];
-  const d = parseReleaseDomain({ manifest: integrity.manifest, contents: integrity.contents }, "fx-treasury", problems);
-  if (!d.card || !d.world || !d.state || problems.length > 0) throw new Error(`fx-treasury does not parse: ${JSON.stringify(problems)}`);
-  const compiled = compileWorld(d.world);
-  fx = { domain: { id: "fx-treasury", card: d.card, world: d.world, compiled, base: storedState(compiled, d.state, d.card.generation.seed), documents: d.documents }, tasks: d.tasks, golden: d.golden };
-  release = { name: integrity.manifest.name, version: integrity.manifest.version, root_hash: integrity.manifest.root_hash };
+  release = loadEvalRelease("sample", RELEASES);
 });
 afterEach(async () => {
   await server?.close();
@@ -45,10 +30,9 @@ afterEach(async () => {
 
 /** fx-treasury-003: a payment release the customer must approve (agreed terms), then a cancellation whose reason only the customer knows. */
 function fx003(): EvalTask {
-  const task = fx.tasks.find((x) => x.id === "fx-treasury-003");
-  const golden = fx.golden.get("fx-treasury-003");
-  if (!task || !golden) throw new Error("fx-treasury-003 is not in the sample release");
-  return { domain: fx.domain, task, golden };
+  const t = release.tasks.find((x) => x.task.id === "fx-treasury-003");
+  if (!t) throw new Error("fx-treasury-003 is not in the sample release");
+  return t;
 }
 
 const call = (id: string, name: string, args: Record<string, unknown>): ServerReply => chat(null, { toolCalls: [{ id, name, arguments: JSON.stringify(args) }], usage: [200, 20] });
