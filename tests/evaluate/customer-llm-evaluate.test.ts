@@ -1,0 +1,98 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+import { evaluate } from "../../pipeline/evaluate/evaluate.js";
+import { EvaluationResult } from "../../pipeline/schemas/evaluation-result.js";
+import { testConfig } from "../llm/helpers.js";
+import { chat, ScriptedServer, type SeenRequest, type ServerReply } from "../llm/scripted-server.js";
+
+const RELEASES = fileURLToPath(new URL("../../generated/releases", import.meta.url));
+
+let server: ScriptedServer | null = null;
+let out: string | null = null;
+afterEach(async () => {
+  await server?.close();
+  server = null;
+  if (out) rmSync(out, { recursive: true, force: true });
+  out = null;
+});
+
+const call = (id: string, name: string, args: Record<string, unknown>): ServerReply => chat(null, { toolCalls: [{ id, name, arguments: JSON.stringify(args) }], usage: [300, 30] });
+const offers = (r: SeenRequest, tool: string) => ((r.body.tools as Array<{ function: { name: string } }> | undefined) ?? []).some((t) => t.function.name === tool);
+
+/**
+ * fx-treasury-001 (defer PAY-10001, cancel PAY-10004 with the customer's reason) as a model agent
+ * solves it. Run 0 asks for the reason; run 1 only greets, and its customer volunteers the reason.
+ */
+function agentScript(run: number): ServerReply[] {
+  const question = run === 0 ? "Could you give me the reason for the cancellation?" : "Hello, I am looking into your payments now.";
+  return [
+    call(`a${run}1`, "get_payment", { payment_id: "PAY-10001" }),
+    call(`a${run}2`, "defer_payment", { payment_id: "PAY-10001" }),
+    call(`a${run}3`, "get_payment", { payment_id: "PAY-10004" }),
+    call(`a${run}4`, "send_message", { text: question }),
+    call(`a${run}5`, "cancel_payment", { payment_id: "PAY-10004", reason: "client_request" }),
+    call(`a${run}6`, "finish", { summary: "Deferred PAY-10001 and cancelled PAY-10004." }),
+  ];
+}
+
+describe("synth evaluate with the llm customer (both models over HTTP, the real ChatOpenAI client)", () => {
+  it("a model agent and an llm customer: full episodes, the unprompted disclosure flagged and left out of strict_success_unflagged", async () => {
+    const agentReplies = [...agentScript(0), ...agentScript(1)];
+    const customerReplies = [call("u1", "reply", { message: "The reason is client_request." }), call("u2", "reply", { message: "Thanks. The reason is client_request, by the way." })];
+    let a = 0;
+    let u = 0;
+    // One server for both roles: a request offering `reply` is the customer's, one offering `send_message` the agent's.
+    server = await ScriptedServer.start((req) => (offers(req, "reply") ? (customerReplies[u++] ?? { status: 599, body: { error: { message: "customer script exhausted" } } }) : (agentReplies[a++] ?? { status: 599, body: { error: { message: "agent script exhausted" } } })));
+    out = mkdtempSync(join(tmpdir(), "e3-eval-"));
+    const outcome = await evaluate({
+      release: "sample",
+      releases: RELEASES,
+      out,
+      config: testConfig({ base_url: server.baseUrl, max_retries: 0 }),
+      runtime: { cache: null, env: {} },
+      settings: {
+        agent: "openai:gpt-4.1",
+        user_sim: "openai:gpt-4.1-mini",
+        conditions: ["E0"],
+        fault_events: 2,
+        fault_duration: 2,
+        runs: 2,
+        tasks: ["fx-treasury-001"],
+        domains: null,
+        max_turns: null,
+        max_tool_calls: null,
+        wall_time_ms: 60_000,
+        tools: "direct",
+        ablation: "none",
+        seed: 0,
+      },
+    });
+    expect([a, u]).toEqual([12, 2]);
+    // The customer model sees its own prompt and tools, never the agent's.
+    const first = server.requests.find((r) => offers(r, "reply"))!;
+    expect(first.body.model).toBe("gpt-4.1-mini");
+    expect((first.body.tools as Array<{ function: { name: string } }>).map((t) => t.function.name)).toEqual(["reply", "review_proposal"]);
+    expect((first.body.messages as Array<{ role: string; content: string }>).at(-1)).toEqual({ role: "user", content: "The agent says: Could you give me the reason for the cancellation?" });
+    const byRun = [...outcome.results].sort((x, y) => x.run - y.run);
+    expect(byRun.map((r) => [r.run, r.status, r.end, r.strict_success])).toEqual([
+      [0, "completed", "finished", true],
+      [1, "completed", "finished", true],
+    ]);
+    expect(byRun[0]!.user_sim_flags).toEqual([]);
+    const trace1 = JSON.parse(readFileSync(join(out, byRun[1]!.trace_file), "utf8")) as { events: Array<{ index: number; text?: string; facts: string[] }> };
+    const leak = trace1.events.find((e) => e.text === "Thanks. The reason is client_request, by the way.")!;
+    expect(leak.facts).toEqual(["reason"]);
+    expect(byRun[1]!.user_sim_flags).toEqual([{ kind: "unprompted_disclosure", event: leak.index, detail: 'disclosed private fact "reason" without being asked for it' }]);
+    expect(byRun.map((r) => r.usage["user-sim"])).toEqual([
+      { calls: 1, input_tokens: 300, output_tokens: 30, cost_usd: (300 * 0.4 + 30 * 1.6) / 1_000_000 },
+      { calls: 1, input_tokens: 300, output_tokens: 30, cost_usd: (300 * 0.4 + 30 * 1.6) / 1_000_000 },
+    ]);
+    const summary = EvaluationResult.parse(JSON.parse(readFileSync(outcome.summaryPath, "utf8")));
+    expect(summary.user_sim).toBe("openai:gpt-4.1-mini");
+    expect(summary.overall.strict_success).toMatchObject({ rate: 1, n: 2 });
+    expect(summary.user_sim_audit).toMatchObject({ flagged_episodes: 1, flags: { unprompted_disclosure: 1 }, strict_success_unflagged: { rate: 1, n: 1 } });
+  });
+});
