@@ -59,8 +59,19 @@ function probeStory(run: ProbeRun): string {
   const refused = run.trace.events.filter((e) => e.actor === "agent" && (e.status === "rejected" || e.status === "errored"));
   const parts = [
     ...run.reasons,
-    ...refused.map((e) => `event ${e.index} ${e.name} ${e.status}${e.reason ? `: ${e.reason}` : ""}`),
+    // Identical refusals (a probe retrying) are named once, with every event they happened at.
+    ...[...groupRefusals(refused)].map(([what, at]) => `${at.length === 1 ? "event" : "events"} ${at.join(", ")} ${what}`),
     `the probe's episode ended at event ${run.trace.events.length}, minute ${run.trace.clock_end}`,
   ];
   return `; ${parts.join("; ")}`;
+}
+
+/** Refused calls by what was refused and why, each with the events it happened at, in first-seen order. */
+function groupRefusals(events: readonly Trace["events"][number][]): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  for (const e of events) {
+    const what = `${e.name} ${e.status}${e.reason ? `: ${e.reason}` : ""}`;
+    out.set(what, [...(out.get(what) ?? []), e.index]);
+  }
+  return out;
 }
