@@ -12,6 +12,7 @@ import { DeterministicTaskDesigner } from "../../pipeline/agents/task-designer/d
 import { DeterministicRubricWriter } from "../../pipeline/agents/rubric-writer/deterministic.js";
 import { askText } from "../../pipeline/agents/plan/actions.js";
 import { RandomStream } from "../../pipeline/core/random.js";
+import { modelFailureSummary } from "../../pipeline/llm/failure-reason.js";
 import { chat, ScriptedServer, type SeenRequest, type ServerReply } from "../llm/scripted-server.js";
 
 /*
@@ -147,5 +148,20 @@ describe("the calibrator's llm strategy (real ChatOpenAI over HTTP, scripted ser
     expect(calibrateStats(moved)).toMatchObject({ cache_hits: 0, model_calls: perBuild });
     expect(other.requests).toHaveLength(perBuild);
     expect(moved.domains[0]!.records.map((r) => r.reason)).toEqual(records.map((r) => r.reason));
+
+    // A model failure in one task's runs drops only that task, naming class, stage, task and model.
+    const play = agentScript(tasks, solves);
+    const flaky = await ScriptedServer.start((req) => (JSON.stringify(req.body.messages).includes(byId.get("fx-treasury-003")!.scenario.opening_request) ? { status: 500, body: { error: { message: "upstream exploded" } } } : play(req)));
+    servers.push(flaky);
+    const failing = await build(flaky.baseUrl, 0);
+    const after = failing.domains[0]!.records;
+    expect(after.map((r) => r.reason)).toEqual([
+      records[0]!.reason,
+      records[1]!.reason,
+      "calibrate: model failure (server_error) in stage calibrate for task fx-treasury-003 on openai:gpt-4.1: openai:gpt-4.1 failed for stage calibrate, item fx-treasury-003 after 1 attempt: server_error (HTTP 500): 500 upstream exploded",
+    ]);
+    // 001 and 002 as before; 003: its first request, not retried (max_retries 0), and no further run.
+    expect(flaky.requests).toHaveLength(RUNS * (len("fx-treasury-001") + 1) + RUNS + 1);
+    expect(modelFailureSummary(after.map((r) => ({ domain: "fx-treasury", item: r.id as string, reason: r.reason })))[0]).toBe("1 item(s) dropped for model failures:");
   }, 300_000);
 });
