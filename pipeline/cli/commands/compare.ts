@@ -26,7 +26,7 @@ Examples:
   synth compare A B --json`,
     )
     .action((a: string, b: string, flags: { seed: string; json?: boolean }) => {
-      if (!/^\d+$/.test(flags.seed) || !Number.isSafeInteger(Number(flags.seed))) throw new FoundryError("USAGE", `--seed expects a whole number, got ${JSON.stringify(flags.seed)}`, { path: "--seed" }, flags.seed);
+      if (!/^\d+$/.test(flags.seed) || !Number.isSafeInteger(Number(flags.seed))) throw new FoundryError("USAGE", "--seed expects a whole number", { path: "--seed" }, flags.seed);
       const c = compareEvaluations(a, b, Number(flags.seed));
       process.stdout.write(flags.json ? `${JSON.stringify(c, null, 2)}\n` : renderComparison(c));
       process.exitCode = 0;
