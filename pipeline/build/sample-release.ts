@@ -45,7 +45,7 @@ export async function checkSampleRelease(opts: { domains: readonly string[]; gen
     generatedDir: opts.generatedDir,
     sourcesDir: opts.sourcesDir,
     outRoot: out,
-    ...(committed ? { revision: committed.pipeline.revision } : {}),
+    ...(committed ? { revision: committed.pipeline.revision, replaces: committed.replaces ?? null } : {}),
   });
   const differing: string[] = [];
   if (committed) {

@@ -17,6 +17,7 @@ export function buildManifest(files: readonly PlannedFile[], domains: readonly D
     files: hashes,
     root_hash: manifestRootHash(hashes),
     seed: facts.seed,
+    replaces: facts.replaces,
     pipeline: facts.pipeline,
     packages: facts.packages,
     models: facts.models,

@@ -6,6 +6,8 @@ import { rate, type ReleaseStats } from "./release-stats.js";
 export interface BuildFacts {
   name: string;
   version: string;
+  /** The version this one replaces, or null for a first version. */
+  replaces: string | null;
   seed: number;
   pipeline: { version: string; revision: string };
   packages: Record<string, string>;
@@ -64,6 +66,8 @@ export function renderDatasheet(domains: readonly DomainSummary[], stats: Releas
   const operators = Object.keys(stats.mutants.byOperator).sort();
   const parts = [
     `# ${facts.name} ${facts.version}`,
+    "",
+    facts.replaces === null ? "This is the first version of this release." : `This version replaces ${facts.name} ${facts.replaces}, which stays in the project's version history; \`synth diff\` compares the two.`,
     "",
     `A frozen, executable agent benchmark: ${stats.tasks} task(s) in ${domains.length} domain(s), built by the benchmark foundry from professional reference documents. Each task runs against its own copy of a SQLite world, with a simulated customer, and is judged by deterministic checks over the whole execution trace (strict success = Goal ∧ Process ∧ Protection). Every task's golden trace replays from the initial state and passes all its checks.`,
     "",

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { canonicalJson, stableJson } from "../core/canonical-json.js";
@@ -15,6 +15,7 @@ import { buildManifest } from "./build-manifest.js";
 import { gitRevision } from "./git-revision.js";
 import { shapingPackageVersions } from "./package-versions.js";
 import { releaseStats } from "./release-stats.js";
+import { compareVersions } from "../sop/select-rules.js";
 import { publishRelease, releaseExists, type StageHooks } from "./stage-release.js";
 
 export interface ExportOptions {
@@ -30,6 +31,8 @@ export interface ExportOptions {
   sourcesDir?: string;
   /** Parent of `<name>/<version>/`. Default `generated/releases`. */
   outRoot?: string;
+  /** The version this one replaces. Default: the newest existing version of `name` under `outRoot` below `version`, or none. */
+  replaces?: string | null;
   /** Source revision for the manifest. Default: `git rev-parse HEAD` in `sourcesDir`, or `unknown`. */
   revision?: string;
   /** Audit the staged folder before publishing and refuse a release that does not audit clean. Default true. */
@@ -54,6 +57,17 @@ function checkOptions(o: ExportOptions): void {
   if (!VERSION.test(o.version)) throw new FoundryError("USAGE", "release version must be X.Y.Z", { path: "version" }, o.version);
   if (o.domains.length === 0) throw new FoundryError("USAGE", "a release needs at least one domain", { path: "domains" });
   checkDomainIds(o.domains, "domains");
+  if (o.replaces != null && (!VERSION.test(o.replaces) || compareVersions(o.replaces, o.version) >= 0)) {
+    throw new FoundryError("USAGE", `the replaced version must be X.Y.Z and older than ${o.version}`, { path: "replaces" }, o.replaces);
+  }
+}
+
+/** The newest published version of `name` under `outRoot` that is older than `version`, or null. */
+export function previousVersion(outRoot: string, name: string, version: string): string | null {
+  const dir = join(outRoot, name);
+  if (!existsSync(dir)) return null;
+  const older = readdirSync(dir).filter((v) => VERSION.test(v) && compareVersions(v, version) < 0).sort(compareVersions);
+  return older.at(-1) ?? null;
 }
 
 /**
@@ -88,6 +102,7 @@ export function planRelease(o: ExportOptions, audit: AuditFigures | null = null)
   const facts: BuildFacts = {
     name: o.name,
     version: o.version,
+    replaces: o.replaces !== undefined ? o.replaces : previousVersion(o.outRoot ?? join("generated", "releases"), o.name, o.version),
     seed: agreed(domains, "seed", "RELEASE_SEED_AMBIGUOUS", (d) => d.record.seed),
     pipeline: { version: PIPELINE_VERSION, revision: o.revision ?? gitRevision(sourcesDir) },
     packages: shapingPackageVersions(),

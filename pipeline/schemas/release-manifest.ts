@@ -10,6 +10,7 @@ export const ReleaseManifest = z
     files: z.record(z.string(), Sha256).describe("Release-relative path (POSIX) → sha256 of its bytes; every file but the manifest."),
     root_hash: Sha256.describe("sha256 over the canonical JSON of `files`."),
     seed: z.number().int().describe("Seed the release was built with."),
+    replaces: z.string().regex(/^\d+\.\d+\.\d+$/).nullable().default(null).describe("The version of the same release this one replaces (kept in git history), or null for a first version."),
     pipeline: z.object({ version: z.string().describe("Pipeline version (package.json)."), revision: z.string().describe("Git revision of the sources the release was built from.") }).strict().describe("What built the release."),
     packages: z.record(z.string(), z.string()).describe("Exact versions of the packages that shape the output."),
     models: z.record(z.string(), z.string()).describe("Agent role → `deterministic` or the provider:model and settings used."),

@@ -5,10 +5,11 @@ import { sha256, stableJson } from "../../pipeline/core/canonical-json.js";
 import { auditRelease } from "../../validation/audit/audit-release.js";
 import { manifestRootHash } from "../../validation/audit/root-hash.js";
 import { cleanupTemp, writableCopy } from "./helpers.js";
+import { latestVersion, SAMPLE_RELEASE } from "../../pipeline/build/sample-release.js";
 
 afterAll(cleanupTemp);
 
-const SAMPLE = "generated/releases/sample/1.0.0";
+const SAMPLE = join(SAMPLE_RELEASE.root, SAMPLE_RELEASE.name, latestVersion(SAMPLE_RELEASE.root, SAMPLE_RELEASE.name) ?? "none");
 const FX = "domains/fx-treasury";
 
 type Manifest = { files: Record<string, string>; root_hash: string };

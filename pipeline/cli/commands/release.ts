@@ -12,6 +12,7 @@ interface ReleaseFlags {
   generated: string;
   sources: string;
   revision?: string;
+  replaces?: string;
   json?: boolean;
 }
 
@@ -37,6 +38,7 @@ export function registerRelease(program: Command): void {
     .option("--generated <dir>", "folder of the generated domains", "generated")
     .option("--sources <dir>", "folder of the source domains (cards and documents)", "sources")
     .option("--revision <rev>", "source revision for the manifest (default: git rev-parse HEAD of --sources, or `unknown`)")
+    .option("--replaces <x.y.z>", "the version this one replaces, named in the datasheet and manifest (default: the newest older version under --out/<name>/, or none); pass the committed version when the older one was removed from the tree")
     .option("--json", "print a machine-readable summary")
     .addHelpText(
       "after",
@@ -72,6 +74,7 @@ Examples:
         sourcesDir: flags.sources,
         outRoot: flags.out,
         ...(flags.revision !== undefined ? { revision: flags.revision } : {}),
+        ...(flags.replaces !== undefined ? { replaces: flags.replaces } : {}),
       });
       const files = Object.keys(manifest.files).length + 1;
       if (flags.json) {
