@@ -89,7 +89,7 @@ function prepareOut(out: string, settings: EvaluationSettings, fresh: boolean): 
     throw new FoundryError("EVALUATION_OUT_CONFLICT", `--out is not empty and holds no evaluation (${SETTINGS_FILE} missing): choose an empty or new folder`, { file: out });
   }
   if (fresh || !existsSync(file)) {
-    rmSync(join(out, TRACES_DIR), { recursive: true, force: true });
+    rmSync(join(out, TRACES_DIR), { recursive: true, force: true, maxRetries: 3 });
     resetResults(out);
   }
   writeJsonFile(file, settings);

@@ -7,7 +7,7 @@ import type { KnowledgeDocument } from "../../pipeline/world/documents-tool.js";
 import type { CustomerProfile } from "../../pipeline/sop/select-rules.js";
 import { Bindings } from "./bindings.js";
 import { evaluate, type ConditionEnv } from "./conditions.js";
-import { chooseVersions, readSop } from "./read-documents.js";
+import { chooseVersions, readSop, type ReadSop } from "./read-documents.js";
 import type { ProbeStyle } from "./probe-style.js";
 import { agentView, type AgentView, type VisibleOperation } from "./visible-world.js";
 import { invented, numbersIn, valueIn } from "./values.js";
@@ -207,6 +207,8 @@ export interface ProbeInputs {
   request: string;
   /** The document versions the probe follows, for the customer it identified (read through the port or given). */
   documents: (customer: CustomerProfile) => KnowledgeDocument[];
+  /** How the probe turns the documents it read into procedures and rules. Default readSop (a caller may memoize it: it is pure). */
+  readSop?: (docs: readonly KnowledgeDocument[], view: AgentView) => ReadSop;
   /** Actions already taken towards the probe's action bound (the opening, when the probe made it). Default 0. */
   actionsTaken?: number;
 }
@@ -224,7 +226,7 @@ export function workProbe(port: ProbePort, inputs: ProbeInputs, style: ProbeStyl
   probe.bind.fromRequest(request, view);
   probe.discover();
   const docs = inputs.documents(profileOf(probe.bind.attributes ?? {}));
-  const sop = readSop(docs, view);
+  const sop = (inputs.readSop ?? readSop)(docs, view);
   probe.rules = sop.rules;
   // A request that asks for several things in turn ("…, and then …") is worked part by part,
   // each with the keys it names; a single request is one part.

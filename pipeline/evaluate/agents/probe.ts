@@ -1,7 +1,9 @@
 import type { ActionStep } from "../../../validation/episode-driver.js";
 import type { EpisodeAction } from "../../../validation/episode-actions.js";
 import { workProbe, type ProbePort } from "../../../validation/probes/probe-agent.js";
-import { chooseVersions } from "../../../validation/probes/read-documents.js";
+import { chooseVersions, readSop, type ReadSop } from "../../../validation/probes/read-documents.js";
+import type { AgentView } from "../../../validation/probes/visible-world.js";
+import { sha256 } from "../../core/canonical-json.js";
 import { COMPETENT, FLAWED_PROBES, type ProbeStyle } from "../../../validation/probes/probe-style.js";
 import type { KnowledgeDocument } from "../../world/documents-tool.js";
 import type { CustomerProfile } from "../../sop/select-rules.js";
@@ -41,6 +43,19 @@ function readThroughTools(port: ProbePort, style: ProbeStyle, date: string, cust
   return docs;
 }
 
+// readSop is pure in the documents' headers and text and the visible world: episodes that read the
+// same versions (every run and condition of a task, most tasks of a domain) share one extraction.
+const extracted = new WeakMap<AgentView, Map<string, ReadSop>>();
+
+function memoReadSop(docs: readonly KnowledgeDocument[], view: AgentView): ReadSop {
+  let perView = extracted.get(view);
+  if (!perView) extracted.set(view, (perView = new Map()));
+  const key = sha256(JSON.stringify(docs.map((d) => [d.id, d.version, d.title, d.kind, d.effective_from, d.effective_to, d.scope, d.text])));
+  let sop = perView.get(key);
+  if (!sop) perView.set(key, (sop = readSop(docs, view)));
+  return structuredClone(sop);
+}
+
 /**
  * `probe:NAME`: a validation probe (competent, goal-rusher, newest-version, fact-guesser,
  * no-recheck) acting only through the session's tools; it reads documents through the document
@@ -56,7 +71,7 @@ export function probeAgent(spec: string, style: ProbeStyle): AgentFactory {
       asyncCustomer: false,
       run: async (session) => {
         const port: ProbePort = { do: (a) => session.actSync(a) };
-        workProbe(port, { world, request: session.opening, documents: (customer) => (session.givenDocuments.length > 0 ? [...session.givenDocuments] : readThroughTools(port, style, session.businessDate, customer)) }, style);
+        workProbe(port, { world, request: session.opening, readSop: memoReadSop, documents: (customer) => (session.givenDocuments.length > 0 ? [...session.givenDocuments] : readThroughTools(port, style, session.businessDate, customer)) }, style);
         if (!session.over) await session.call("finish", {});
         return { end: "finished", usage: null };
       },
