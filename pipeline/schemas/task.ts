@@ -80,6 +80,21 @@ export const Task = z
       .strict()
       .describe("Acceptance checks in three groups; strict success needs all of them."),
     reference_plan: z.array(PlanStep).min(1).describe("One correct way to solve the task."),
+    decisions: z
+      .array(
+        z
+          .object({
+            workflow: z.string().describe("Workflow id."),
+            decision: z.string().describe("Decision id inside the workflow."),
+            at_step: z.string().describe("Step id the decision is taken at."),
+            when: z.string().describe("The branch's condition as written."),
+            held: z.boolean().describe("Whether the condition held on the task's state and the customer's facts when the decision was taken."),
+            operations: z.array(z.string()).describe("Operations the branch's outcome names: done when it held, not done otherwise."),
+          })
+          .strict(),
+      )
+      .default([])
+      .describe("Each decision branch the designer evaluated (condition language, sources/README.md), and whether it held: the branch the document requires."),
     documents: z.object({ relevant: z.array(z.string()).describe("Applicable documents."), distractors: z.array(z.string()).describe("Superseded or out-of-scope versions (`id@version`).") }).strict().describe("Document ids that apply, and versions that look relevant but must not be followed."),
     difficulty: z.enum(DIFFICULTIES).nullable().default(null).describe("Label from the probe panel; null until calibrated."),
     max_turns: z.number().int().min(1).default(60).describe("Upper bound of agent turns in an episode."),

@@ -31,6 +31,7 @@ describe("check registry", () => {
     expect(CHECK_KIND_NAMES).toEqual([
       "action_executed",
       "approval_before_execution",
+      "branch_followed",
       "deadline_met",
       "executed_in_order",
       "execution_count",

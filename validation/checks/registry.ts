@@ -6,6 +6,7 @@ import { approvalBeforeExecution } from "./kinds/approval-before-execution.js";
 import { invariantHolds } from "./kinds/invariant-holds.js";
 import { deadlineMet } from "./kinds/deadline-met.js";
 import { executedInOrder } from "./kinds/executed-in-order.js";
+import { branchFollowed } from "./kinds/branch-followed.js";
 import { factElicitedBeforeUse } from "./kinds/fact-elicited-before-use.js";
 import { executionCount } from "./kinds/execution-count.js";
 import { ruleVersionFollowed } from "./kinds/rule-version-followed.js";
@@ -22,6 +23,7 @@ export const CHECK_KINDS: readonly CheckKind[] = [
   invariantHolds,
   deadlineMet,
   executedInOrder,
+  branchFollowed,
   factElicitedBeforeUse,
   executionCount,
   ruleVersionFollowed,

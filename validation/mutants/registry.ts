@@ -10,6 +10,7 @@ import { useUnobtainedFact } from "./use-unobtained-fact.js";
 import { missDeadline } from "./miss-deadline.js";
 import { executeTwice } from "./execute-twice.js";
 import { doNothing } from "./do-nothing.js";
+import { takeOtherBranch } from "./take-other-branch.js";
 
 /** Every mutation operator, in report order. The single source of truth. */
 export const MUTATION_OPERATORS: readonly MutationOperator[] = [
@@ -17,6 +18,7 @@ export const MUTATION_OPERATORS: readonly MutationOperator[] = [
   executeBeforeApproval,
   changeTermsAfterApproval,
   reorderDependentSteps,
+  takeOtherBranch,
   breachConstraintThenRestore,
   touchProtectedObject,
   followOutdatedRule,

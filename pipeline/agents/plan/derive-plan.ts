@@ -1,4 +1,5 @@
-import type { Operation, SopStep, SopWorkflow, Table, Task } from "../../schemas/index.js";
+import type { Operation, SopBranch, SopStep, SopWorkflow, Table, Task } from "../../schemas/index.js";
+import { evaluateCondition, parseCondition } from "../../sop/condition.js";
 import type { DomainContext } from "../../world/domain-context.js";
 import { termsOf } from "../../world/approvals.js";
 import { bindArgs, learn, type Bag } from "./bind-args.js";
@@ -30,6 +31,8 @@ export interface DerivedPlan {
   approvals: Array<{ kind: string; terms: Record<string, unknown> }>;
   /** Per unit: the index in `actions` of the last write the workflow executed. */
   terminals: number[];
+  /** Every decision branch evaluated on the live state, and whether it held (the branch taken). */
+  decisions: Task["decisions"];
 }
 
 /** Retries of a rejected write after the clock moves on (a review pending, an event due). */
@@ -45,6 +48,8 @@ interface Node {
   approvals: DerivedPlan["approvals"];
   wrote: boolean;
   lastWrite: number;
+  /** Decision branches evaluated on the way, with whether each held. */
+  decisions: Task["decisions"];
 }
 
 /**
@@ -56,7 +61,7 @@ interface Node {
  */
 export function derivePlan(ctx: DomainContext, index: WorldIndex, draft: (facts: NeededFact[], approvals: DerivedPlan["approvals"]) => Task, units: readonly PlanUnit[]): DerivedPlan | { reason: string } {
   let budget = BUDGET;
-  let start: Node = { step: null, actions: [], bag: new Map(), facts: [], approvals: [], wrote: false, lastWrite: -1 };
+  let start: Node = { step: null, actions: [], bag: new Map(), facts: [], approvals: [], wrote: false, lastWrite: -1, decisions: [] };
   const terminals: number[] = [];
   for (const unit of units) {
     const knows = customerKnowledge(unit);
@@ -75,7 +80,7 @@ export function derivePlan(ctx: DomainContext, index: WorldIndex, draft: (facts:
     if (ownerValue !== undefined) bag.set(customerKey, ownerValue);
     const steps = [...unit.workflow.steps].sort((a, b) => a.number - b.number);
     const byId = new Map(steps.map((s) => [s.id, s]));
-    const successors = (s: SopStep): Array<SopStep | null> => {
+    const successors = (s: SopStep, closed: ReadonlySet<string> = new Set()): Array<SopStep | null> => {
       const out: Array<SopStep | null> = [];
       const add = (id: string | null) => {
         const t = id === null ? null : (byId.get(id) ?? undefined);
@@ -83,7 +88,7 @@ export function derivePlan(ctx: DomainContext, index: WorldIndex, draft: (facts:
         if (t && t.number <= s.number) return; // returns are loops back; the search only moves forward
         if (!out.includes(t)) out.push(t);
       };
-      for (const tr of unit.workflow.transitions.filter((t) => t.from === s.id && t.kind === "branch")) add(tr.to);
+      for (const tr of unit.workflow.transitions.filter((t) => t.from === s.id && t.kind === "branch" && !closed.has(t.when ?? ""))) add(tr.to);
       for (const tr of unit.workflow.transitions.filter((t) => t.from === s.id && t.kind === "next")) add(tr.to);
       if (out.length === 0) add(steps[steps.indexOf(s) + 1]?.id ?? null);
       // Going on is tried before stopping: an early end ("stop: the payment cannot be made") is the last resort.
@@ -119,12 +124,54 @@ export function derivePlan(ctx: DomainContext, index: WorldIndex, draft: (facts:
       if (budget <= 0) return null;
       const next = perform(step, node);
       if (!next) return null;
+      // The procedure's decision at this step, evaluated on the live state and the customer's facts:
+      // a branch whose condition holds is the only way on (its operations done here); a branch whose
+      // condition does not hold is never taken. Undecidable branches (events the world decides) stay open.
+      const verdicts = decide(step, next);
+      if (verdicts) {
+        const recorded = { ...next, decisions: [...next.decisions, ...verdicts.record] };
+        if (verdicts.held) {
+          let at: Node | null = recorded;
+          const target = verdicts.held.goto === null ? undefined : byId.get(verdicts.held.goto);
+          // The branch's operations are done at the decision, unless the step it leads to does it.
+          for (const opName of verdicts.held.operations.filter((o) => o !== target?.operation)) {
+            at = at ? perform(step, at, opName) : null;
+            if (!at) return null;
+          }
+          const to = verdicts.held.goto === null ? null : byId.get(verdicts.held.goto);
+          if (to === undefined) return null;
+          if (to && to.number <= step.number) {
+            fail(step, `step ${step.id}: the branch the document requires (${verdicts.held.when}) returns to step ${to.id}`);
+            return null;
+          }
+          return at ? visit(to, at) : null;
+        }
+        let best: Node | null = null;
+        for (const succ of successors(step, verdicts.closed)) best = better(best, visit(succ, recorded));
+        return best;
+      }
       let best: Node | null = null;
       for (const succ of successors(step)) best = better(best, visit(succ, next));
       return best;
     };
-    const perform = (step: SopStep, node: Node): Node | null => {
-      const opName = step.operation;
+    const decide = (step: SopStep, node: Node): { held: SopBranch | null; closed: Set<string>; record: Task["decisions"] } | null => {
+      const known = new Map([...knows, ...node.bag]);
+      for (const d of unit.workflow.decisions.filter((x) => x.at_step === step.id)) {
+        const vs = d.branches.map((b) => {
+          const c = parseCondition(b.when);
+          return c ? evaluateCondition(c, known) : undefined;
+        });
+        if (vs.every((v) => v === undefined)) continue;
+        const i = vs.findIndex((v) => v === true);
+        const held = i >= 0 ? (d.branches[i] as SopBranch) : null;
+        const done = new Set(held?.operations ?? []);
+        const record = d.branches.flatMap((b, j) => (vs[j] === undefined ? [] : [{ workflow: unit.workflow.id, decision: d.id, at_step: step.id, when: b.when, held: j === i, operations: j === i ? [...b.operations] : b.operations.filter((o) => !done.has(o)) }]));
+        return { held, closed: new Set(d.branches.filter((_, j) => vs[j] === false).map((b) => b.when)), record };
+      }
+      return null;
+    };
+    const perform = (step: SopStep, node: Node, branchOp?: string): Node | null => {
+      const opName = branchOp ?? step.operation;
       const op = opName ? index.ops.get(opName) : undefined;
       if (!op) return { ...node, step };
       if (op.side === "customer") {
@@ -194,7 +241,7 @@ export function derivePlan(ctx: DomainContext, index: WorldIndex, draft: (facts:
         }
         const bag = new Map(node.bag);
         if (call && last?.outcome) learn(bag, last.outcome.result);
-        return { step, actions, bag, facts: node.facts, approvals: node.approvals, wrote: node.wrote || isWrite, lastWrite: isWrite ? actions.length - 1 : node.lastWrite };
+        return { ...node, step, actions, bag, wrote: node.wrote || isWrite, lastWrite: isWrite ? actions.length - 1 : node.lastWrite };
       } finally {
         run.close();
       }
@@ -204,7 +251,7 @@ export function derivePlan(ctx: DomainContext, index: WorldIndex, draft: (facts:
     terminals.push(found.lastWrite);
     start = found;
   }
-  return { actions: start.actions, facts: start.facts, approvals: start.approvals, terminals };
+  return { actions: start.actions, facts: start.facts, approvals: start.approvals, terminals, decisions: start.decisions };
 }
 
 /** Why a write changed nothing, when its arguments are the subject row's current values of the same name. */

@@ -93,6 +93,18 @@ export class DeterministicRubricWriter implements RubricWriter {
       for (const f of task.scenario.private_facts) {
         process.push(check(`process-fact-${f.id}`, "process", "fact_elicited_before_use", { fact: f.id }, `The ${f.id.replace(/_/g, " ")} is obtained from the customer before it is used.`, customerProvenance(task.id, f.id)));
       }
+      // Branches: what each evaluated decision requires (the branch taken done, the others not).
+      for (const d of task.decisions) {
+        const wf = ctx.sop.workflows.find((w) => w.id === d.workflow);
+        const decision = wf?.decisions.find((x) => x.id === d.decision);
+        if (!wf || !decision || d.operations.length === 0) continue;
+        const table = index.subjectTable(wf);
+        const key = subjects.find((x) => x.table === table.name)?.key;
+        const args = key !== undefined && d.operations.every((o) => index.ops.get(o)?.params[table.primary_key]) ? { [table.primary_key]: key } : {};
+        const branchRule = decision.branches.find((b) => b.when === d.when)?.rule;
+        const prov = (branchRule ? ruleProvenance(ctx, branchRule) : null) ?? { source: "rule" as const, rule: decision.provenance.clause ?? `${wf.id}/${d.decision}`, at: decision.provenance };
+        process.push(check(`process-${d.workflow}-${d.decision}-${d.held ? "taken" : "not-taken"}-${d.operations.join("-")}`, "process", "branch_followed", { workflow: d.workflow, decision: d.decision, when: d.when, held: d.held, operations: d.operations, args: stableArgs(args) }, d.held ? `${d.operations.join(", ")} is done, because ${d.when}.` : `${d.operations.join(", ")} is not done: it is not the case that ${d.when}.`, prov));
+      }
       const touched = new Set(changes.map((c) => c.table));
       for (const rule of ctx.world.rules.filter((r) => r.kind === "invariant" && r.invariant && touched.has(r.invariant.table))) {
         const prov = ruleProvenance(ctx, rule.id);

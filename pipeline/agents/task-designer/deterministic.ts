@@ -82,7 +82,7 @@ export class DeterministicTaskDesigner implements TaskDesigner {
           failures.push(plan.reason);
           continue;
         }
-        const task = buildTask(ctx, id, customer, index.customerTable.primary_key, units, plan.facts, plan.approvals, toReferencePlan(plan.actions));
+        const task = buildTask(ctx, id, customer, index.customerTable.primary_key, units, plan.facts, plan.approvals, toReferencePlan(plan.actions), undefined, plan.decisions);
         return { ok: true, task };
       }
       return { ok: false, reason: `no executable combination in ${ATTEMPTS} attempts; last: ${failures[failures.length - 1] ?? "none"}` };
@@ -118,6 +118,7 @@ export function buildTask(
   approvals: DerivedPlan["approvals"],
   plan: Task["reference_plan"],
   narrative?: { persona: string; opening_request: string },
+  decisions: Task["decisions"] = [],
 ): Task {
   const cKey = String(customer[customerKey]);
   const scenario = { ...buildScenario(ctx, customer, units, facts, approvals), ...(narrative ?? {}) };
@@ -147,6 +148,7 @@ export function buildTask(
       protection: [],
     },
     reference_plan: plan.length > 0 ? plan : [{ step: 1, actor: "agent", operation: "wait", args: { minutes: 0 }, workflow: null, sop_step: null, why: "draft" }],
+    decisions: [...decisions],
     documents: documentsFor(ctx, units),
     difficulty: null,
     max_turns: 60,

@@ -64,7 +64,7 @@ export class LlmTaskDesigner implements TaskDesigner {
       const chosen = choice.units.map((i) => units[i] as PlanUnit);
       const plan = derivePlan(ctx, index, draftOf(chosen), chosen);
       if ("reason" in plan) return { ok: false, reason: `the model's combination is not executable: ${plan.reason}` };
-      return { ok: true, task: buildTask(ctx, id, customer, key, chosen, plan.facts, plan.approvals, toReferencePlan(plan.actions), { persona: choice.persona, opening_request: choice.opening_request }) };
+      return { ok: true, task: buildTask(ctx, id, customer, key, chosen, plan.facts, plan.approvals, toReferencePlan(plan.actions), { persona: choice.persona, opening_request: choice.opening_request }, plan.decisions) };
     } finally {
       rows.close();
     }

@@ -1,0 +1,168 @@
+/**
+ * The condition language of SOP decisions (documented in sources/README.md). A branch's `when`, as
+ * written, is parsed into a small tree: a named quantity compared with a number (with its unit), a
+ * range, an enumerated value, `and` / `or` / `not`, `any`; or an event of the last call (refused,
+ * declined, approved), which the world itself decides. Text that is none of these does not parse
+ * (null): it is never taken as true.
+ */
+export type Condition =
+  | { kind: "compare"; quantity: string; op: "<" | "<=" | ">" | ">="; value: number; unit: string | null }
+  | { kind: "range"; quantity: string; min: number; max: number; unit: string | null }
+  | { kind: "in"; quantity: string; values: string[] }
+  | { kind: "any" }
+  | { kind: "and" | "or"; of: Condition[] }
+  | { kind: "not"; of: Condition }
+  | { kind: "event"; event: "refused" | "declined" | "approved" };
+
+const UNIT = String.raw`(?:(EUR|USD|GBP|CHF)\s*)?`;
+const NUM = String.raw`(-?\d[\d,]*(?:\.\d+)?)`;
+const AFTER = String.raw`(?:\s*(EUR|USD|GBP|CHF|%|percent|minutes?|hours?|days?|years?|kg|mg\/l)\b)?`;
+
+/** Comparators as written, value after them (`above EUR 250,000.00`) or before them (`60 or less`). */
+const LEADING: Array<[RegExp, "<" | "<=" | ">" | ">="]> = [
+  [/\b(?:up to and including|at most|not more than|no more than)\s+$/i, "<="],
+  [/\b(?:at least|not less than|no less than)\s+$/i, ">="],
+  [/\b(?:above|more than|over|exceeds?|exceeding|greater than|higher than)\s+$/i, ">"],
+  [/\b(?:below|less than|under|lower than)\s+$/i, "<"],
+];
+const TRAILING: Array<[RegExp, "<=" | ">="]> = [
+  [/^\s+or\s+(?:more|above|higher|over|later)\b/i, ">="],
+  [/^\s+or\s+(?:less|below|lower|under|earlier)\b/i, "<="],
+];
+
+function number(s: string): number {
+  return Number(s.replace(/,/g, ""));
+}
+
+/** The named quantity of a prose condition: the words before `is` / `are`, without articles. */
+function quantityOf(text: string): string {
+  const m = /^(.*?)\s+(?:is|are|was|were|has|reaches)\b/i.exec(text);
+  return (m?.[1] ?? text).replace(/\([^)]*\)/g, " ").replace(/\b(?:the|a|an|its|their)\b/gi, " ").replace(/\s+/g, " ").trim();
+}
+
+/** A comparison of `quantity` with the first number of `text` and the comparator around it. */
+function comparison(quantity: string, text: string): Condition | null {
+  const range = new RegExp(String.raw`^\s*(?:from\s+|between\s+)?${UNIT}${NUM}${AFTER}\s+(?:to|and|-|–)\s+${UNIT}${NUM}${AFTER}\s*$`, "i").exec(text);
+  if (range) return { kind: "range", quantity, min: number(range[2] as string), max: number(range[5] as string), unit: range[1] ?? range[3] ?? range[4] ?? range[6] ?? null };
+  const re = new RegExp(`${UNIT}${NUM}${AFTER}`, "i");
+  const m = re.exec(text);
+  if (!m) return null;
+  const before = text.slice(0, m.index);
+  const after = text.slice(m.index + m[0].length);
+  const unit = m[1] ?? m[3] ?? null;
+  const value = number(m[2] as string);
+  // Nothing may follow the comparison but a parenthetical: `10 or more and not yet secured` is not a comparison.
+  const done = (rest: string) => /^\s*(?:\([^)]*\))?\s*$/.test(rest);
+  for (const [r, op] of LEADING) if (r.test(before) && done(after)) return { kind: "compare", quantity, op, value, unit };
+  for (const [r, op] of TRAILING) {
+    const t = r.exec(after);
+    if (t && done(after.slice(t[0].length))) return { kind: "compare", quantity, op, value, unit };
+  }
+  return null;
+}
+
+/** A decision-table cell under header `quantity`: `any`, a comparison or range, or enumerated values (`3, 4 or 5`, `yes`). */
+function cell(quantity: string, text: string): Condition | null {
+  const t = text.trim().replace(/\.$/, "");
+  if (/^(?:any|—|-|n\/a)$/i.test(t)) return { kind: "any" };
+  const c = comparison(quantity, t);
+  if (c) return c;
+  if (/\d/.test(t) && !/^[\d\s,]+(?:or\s+\d+)?$/.test(t)) return null;
+  // Enumerated values: `yes`, `standard`, `3, 4 or 5`, `contact or droplet`.
+  const values = t.split(/\s*,\s*|\s+or\s+/i).map((v) => v.trim()).filter((v) => v.length > 0);
+  return values.length > 0 ? { kind: "in", quantity, values } : null;
+}
+
+/** An event of the last call that the world decides (no state to evaluate). */
+function event(text: string): Condition | null {
+  if (/\b(?:refused|rejected|fails?|failed)\b/i.test(text)) return { kind: "event", event: "refused" };
+  if (/\b(?:declines?|declined|does not approve|refuses)\b/i.test(text)) return { kind: "event", event: "declined" };
+  if (/\bapproves?\b|\bapproved\b/i.test(text)) return { kind: "event", event: "approved" };
+  return null;
+}
+
+/** Parse a branch's `when` as written; null when it is not in the condition language. */
+export function parseCondition(when: string): Condition | null {
+  const text = when.trim().replace(/\.$/, "");
+  const not = /^otherwise \(not: (.*)\)$/s.exec(text);
+  if (not) {
+    const inner = parseCondition(not[1] as string);
+    return inner ? { kind: "not", of: inner } : null;
+  }
+  if (/^otherwise$/i.test(text)) return null;
+  // Decision-table rows: `Header: cell; Header: cell`, all must hold.
+  if (/^[^:;]+:\s/.test(text) && !/^if\b/i.test(text)) {
+    const parts = text.split(/;\s*/).map((p) => {
+      const i = p.indexOf(":");
+      return i < 0 ? null : cell(p.slice(0, i).replace(/\([^)]*\)/g, " ").trim(), p.slice(i + 1));
+    });
+    if (parts.some((p) => p === null)) return null;
+    const of = (parts as Condition[]).filter((p) => p.kind !== "any");
+    return of.length === 0 ? { kind: "any" } : of.length === 1 ? (of[0] as Condition) : { kind: "and", of };
+  }
+  const ev = event(text);
+  if (ev) return ev;
+  const q = quantityOf(text);
+  const direct = comparison(q, text);
+  if (direct) return direct;
+  // `A and B`, `A or B` between full comparisons.
+  for (const [sep, kind] of [[/\s+and\s+/i, "and"], [/\s+or\s+(?!more|less|above|below|higher|lower|over|under|later|earlier)/i, "or"]] as const) {
+    const parts = text.split(sep);
+    if (parts.length < 2) continue;
+    const of = parts.map((p) => comparison(quantityOf(p), p));
+    if (of.every((c) => c !== null)) return { kind, of: of as Condition[] };
+  }
+  return null;
+}
+
+/** The value a quantity names: the known name sharing most words with it (then the largest share of its words). */
+export function lookup(quantity: string, known: ReadonlyMap<string, unknown>, numeric: boolean): unknown {
+  const words = new Set(quantity.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length > 1));
+  const scored = [...known.keys()]
+    .filter((k) => (numeric ? typeof known.get(k) === "number" : typeof known.get(k) === "string" || typeof known.get(k) === "number"))
+    .map((k) => {
+      const parts = k.toLowerCase().split("_");
+      const hit = parts.filter((w) => words.has(w)).length;
+      return { k, hit, share: hit / parts.length };
+    })
+    .filter((x) => x.hit > 0)
+    .sort((a, b) => b.hit - a.hit || b.share - a.share || a.k.length - b.k.length || a.k.localeCompare(b.k));
+  return scored[0] === undefined ? undefined : known.get(scored[0].k);
+}
+
+/**
+ * Evaluate a condition on what is known (the live state's values and the customer's facts, by
+ * name). Undefined when it cannot be decided from them: an event, or a quantity nothing names.
+ */
+export function evaluateCondition(c: Condition, known: ReadonlyMap<string, unknown>): boolean | undefined {
+  switch (c.kind) {
+    case "any":
+      return true;
+    case "event":
+      return undefined;
+    case "not": {
+      const v = evaluateCondition(c.of, known);
+      return v === undefined ? undefined : !v;
+    }
+    case "and":
+    case "or": {
+      const vs = c.of.map((x) => evaluateCondition(x, known));
+      if (c.kind === "and") return vs.some((v) => v === false) ? false : vs.every((v) => v === true) ? true : undefined;
+      return vs.some((v) => v === true) ? true : vs.every((v) => v === false) ? false : undefined;
+    }
+    case "compare":
+    case "range": {
+      const v = lookup(c.quantity, known, true);
+      if (typeof v !== "number") return undefined;
+      if (c.kind === "range") return v >= c.min && v <= c.max;
+      return c.op === "<" ? v < c.value : c.op === "<=" ? v <= c.value : c.op === ">" ? v > c.value : v >= c.value;
+    }
+    case "in": {
+      const v = lookup(c.quantity, known, false);
+      if (v === undefined) return undefined;
+      const s = String(v).toLowerCase();
+      const yes = (x: string) => (/^(?:yes|true)$/i.test(x) ? ["1", "yes", "true"] : /^(?:no|false|none)$/i.test(x) ? ["0", "no", "false", "none", ""] : [x.toLowerCase()]);
+      return c.values.some((x) => yes(x).includes(s));
+    }
+  }
+}

@@ -1,0 +1,82 @@
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { resolveConfig } from "../../pipeline/core/config.js";
+import { runBuild } from "../../pipeline/build/run-build.js";
+import { Progress } from "../../pipeline/build/progress.js";
+import { ValidationReport } from "../../pipeline/schemas/index.js";
+import { evaluateCondition, parseCondition } from "../../pipeline/sop/condition.js";
+
+// acme-payments: "3. If the amount is above EUR 250,000.00, then propose the release with
+// `propose_release` and obtain the client's approval; otherwise continue with step 5." The world
+// does not refuse a release without approval, so the shortest path (s3 → s5) skips the branch.
+// PAY-00001 (EUR 312,000) must take it; PAY-00002 (EUR 9,000) must not.
+
+const ROW = "      - { payment_id: PAY-00001, client_id: CL-001, amount: 312000, status: pending }";
+const ROWS = `      - { payment_id: PAY-00001, client_id: CL-001, amount: 312000, invoice_ref: INV-2026-0001, status: pending }\n      - { payment_id: PAY-00002, client_id: CL-001, amount: 9000, invoice_ref: INV-2026-0002, status: pending }`;
+
+async function build(): Promise<{ root: string; report: ValidationReport }> {
+  const root = mkdtempSync(join(tmpdir(), "branches-"));
+  cpSync("tests/fixtures/sources/acme-payments", join(root, "sources/acme-payments"), { recursive: true });
+  const world = join(root, "sources/acme-payments/world.yaml");
+  writeFileSync(world, readFileSync(world, "utf8").replace(ROW, ROWS));
+  const card = join(root, "sources/acme-payments/domain.yaml");
+  writeFileSync(card, readFileSync(card, "utf8").replace("seed: 7", "seed: 7\n  task_count: 2"));
+  await runBuild({ config: resolveConfig({ env: {}, cwd: "/nonexistent" }), paths: { sources: join(root, "sources"), sop: join(root, "sop"), generated: join(root, "generated") }, progress: new Progress("silent") });
+  return { root, report: ValidationReport.parse(JSON.parse(readFileSync(join(root, "generated/acme-payments/validation.json"), "utf8"))) };
+}
+
+describe("decision-faithful plans", () => {
+  it("parses the condition language and evaluates it on known values", () => {
+    const above = parseCondition("the amount is above EUR 250,000.00");
+    expect(above).toEqual({ kind: "compare", quantity: "amount", op: ">", value: 250000, unit: "EUR" });
+    expect(evaluateCondition(above!, new Map([["amount", 312000]]))).toBe(true);
+    expect(evaluateCondition(above!, new Map([["amount", 9000]]))).toBe(false);
+    expect(evaluateCondition(parseCondition("otherwise (not: the amount is above EUR 250,000.00)")!, new Map([["amount", 9000]]))).toBe(true);
+    expect(parseCondition("Duty on the declaration: EUR 10.00 to EUR 20,000.00; Deferment account: any")).toEqual({ kind: "range", quantity: "Duty on the declaration", min: 10, max: 20000, unit: "EUR" });
+    expect(parseCondition("Precautions: contact or droplet; Triage level: 1 or 2")).toEqual({ kind: "and", of: [{ kind: "in", quantity: "Precautions", values: ["contact", "droplet"] }, { kind: "in", quantity: "Triage level", values: ["1", "2"] }] });
+    expect(parseCondition("the obs age (minutes since the last observations) is 60 or less")).toEqual({ kind: "compare", quantity: "obs age", op: "<=", value: 60, unit: null });
+    expect(parseCondition("the release is rejected because the cut-off has passed")).toEqual({ kind: "event", event: "refused" });
+    // Text outside the language never parses, so it is never taken as true.
+    expect(parseCondition("the duty is EUR 10.00 or more and not yet secured")).toBeNull();
+    expect(parseCondition("the goods have been released")).toBeNull();
+    // A quantity nothing names is undecidable, not false.
+    expect(evaluateCondition(above!, new Map([["fee", 15]]))).toBeUndefined();
+  });
+
+  it("the golden trace takes the branch the document requires, branch_followed checks it both ways, and take_other_branch is killed", async () => {
+    const { root, report } = await build();
+    const tasks = readFileSync(join(root, "generated/acme-payments/validation.json"), "utf8");
+    expect(tasks).toContain("take_other_branch");
+    const byTask = new Map(report.tasks.map((t) => [t.task, t]));
+    // The large payment: propose, approve, then release; the check asks for the proposal.
+    const large = [...byTask.values()].find((t) => t.mutants.some((m) => m.target_check === "process-payment-release-d1-taken-propose_release"));
+    const small = [...byTask.values()].find((t) => t.mutants.some((m) => m.target_check === "process-payment-release-d1-not-taken-propose_release"));
+    expect(large?.mutants.filter((m) => m.operator === "take_other_branch")).toEqual([
+      expect.objectContaining({ killed: true, target_check: "process-payment-release-d1-taken-propose_release", reason: 'the condition "the amount is above EUR 250,000.00" held, but propose_release never ran with payment_id = "PAY-00001"' }),
+    ]);
+    expect(small?.mutants.filter((m) => m.operator === "take_other_branch")).toEqual([
+      expect.objectContaining({ killed: true, target_check: "process-payment-release-d1-not-taken-propose_release", reason: 'the condition "the amount is above EUR 250,000.00" did not hold, but propose_release ran with payment_id = "PAY-00002" at event 6' }),
+    ]);
+  }, 60_000);
+
+  it("the designer's plan for the large payment proposes and obtains approval before the release", async () => {
+    const { buildDomainContext, loadValidDomain } = await import("../../pipeline/build/load-context.js");
+    const { extractLoadedSync } = await import("../../pipeline/sop/extract-loaded.js");
+    const { DeterministicTaskDesigner } = await import("../../pipeline/agents/task-designer/deterministic.js");
+    const { RandomStream } = await import("../../pipeline/core/random.js");
+    const root = mkdtempSync(join(tmpdir(), "branches-plan-"));
+    const dir = join(root, "acme-payments");
+    cpSync("tests/fixtures/sources/acme-payments", dir, { recursive: true });
+    const ctx = buildDomainContext(dir, extractLoadedSync(loadValidDomain(dir)).sop);
+    const r = await new DeterministicTaskDesigner().design(ctx, 0, new RandomStream(7).fork("task-slot/0"));
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.task.reference_plan.map((p) => `${p.sop_step} ${p.operation}`)).toEqual(["s1 get_payment", "s3 propose_release", "s4 approve", "s5 ask", "s5 release_payment"]);
+    expect(r.task.decisions).toEqual([
+      { workflow: "payment-release", decision: "d1", at_step: "s3", when: "the amount is above EUR 250,000.00", held: true, operations: ["propose_release"] },
+      { workflow: "payment-release", decision: "d1", at_step: "s3", when: "otherwise (not: the amount is above EUR 250,000.00)", held: false, operations: [] },
+    ]);
+  });
+});
