@@ -7,8 +7,9 @@ import { registerRelease } from "./release.js";
 import { registerAudit } from "./audit.js";
 import { registerDiff } from "./diff.js";
 import { registerBuild } from "./build.js";
+import { registerEvaluate } from "./evaluate.js";
 import { registerScore } from "./score.js";
 import { registerCompare } from "./compare.js";
 
 /** Every command of `synth`, in the order `--help` lists them. */
-export const COMMANDS: ReadonlyArray<(program: Command) => void> = [registerCheckSources, registerSop, registerBuild, registerSchema, registerDemo, registerRelease, registerAudit, registerDiff, registerScore, registerCompare];
+export const COMMANDS: ReadonlyArray<(program: Command) => void> = [registerCheckSources, registerSop, registerBuild, registerSchema, registerDemo, registerRelease, registerAudit, registerDiff, registerEvaluate, registerScore, registerCompare];

@@ -1,0 +1,127 @@
+import { join } from "node:path";
+import type { Command } from "commander";
+import { resolveConfig } from "../../core/config.js";
+import { FoundryError, quote } from "../../core/errors.js";
+import { DEFAULT_WALL_TIME_MS, evaluate } from "../../evaluate/evaluate.js";
+import { choiceOption, conditionsOption, listOption, wholeOption } from "../../evaluate/settings.js";
+import type { EvaluationResult, Rate } from "../../schemas/evaluation-result.js";
+
+interface EvaluateFlags {
+  agent?: string;
+  userSim: string;
+  conditions?: string;
+  faultEvents?: string;
+  faultDuration?: string;
+  runs?: string;
+  tasks?: string;
+  domains?: string;
+  concurrency?: string;
+  maxTurns?: string;
+  maxToolCalls?: string;
+  wallTimeMs?: string;
+  tools?: string;
+  ablation?: string;
+  seed?: string;
+  out?: string;
+  fresh?: boolean;
+  releases: string;
+  json?: boolean;
+}
+
+function pct(r: Rate): string {
+  if (r.rate === null) return "—";
+  return `${(r.rate * 100).toFixed(1)}% [${((r.lo ?? 0) * 100).toFixed(1)}, ${((r.hi ?? 0) * 100).toFixed(1)}] n=${r.n}`;
+}
+
+/** The lines `synth evaluate` prints after the run: strict success per condition, robustness, where the outputs are. */
+export function renderEvaluation(s: EvaluationResult, paths: { out: string; summary: string; report: string }, ran: number, skipped: number): string {
+  const lines = [`${s.agent} on ${s.release.name}@${s.release.version} (user-sim ${s.user_sim}): ${s.episodes.total} episodes, ${ran} run now, ${skipped} already finished, ${s.episodes.errored} errored`];
+  lines.push(`  strict success   ${pct(s.overall.strict_success)}`);
+  for (const [c, v] of Object.entries(s.by_condition)) lines.push(`  ${c.padEnd(16)} ${pct(v.strict_success)}`);
+  lines.push(`  robustness       ${s.robustness === null ? "—" : s.robustness.toFixed(3)}`);
+  lines.push(`  unflagged        ${pct(s.user_sim_audit.strict_success_unflagged)} (${s.user_sim_audit.flagged_episodes} episodes flagged by the transcript audit)`);
+  lines.push(`results: ${join(paths.out, "results.jsonl")}`, `summary: ${paths.summary}`, `report:  ${paths.report}`);
+  return `${lines.join("\n")}\n`;
+}
+
+/** `synth evaluate RELEASE --agent SPEC`: rank an agent on a frozen release. */
+export function registerEvaluate(program: Command): void {
+  program
+    .command("evaluate")
+    .description("Evaluate an agent on a frozen release: every task under the fault conditions E0–E3 with a simulated customer, judged by the release's checks; writes traces, results.jsonl, summary.json and report.html.")
+    .argument("<release>", "release folder, NAME@X.Y.Z, or NAME (its newest version) under --releases")
+    .option("--agent <spec>", "oracle | noop | replay:FILE | probe:competent|goal-rusher|newest-version|fact-guesser|no-recheck | provider:model")
+    .option("--user-sim <spec>", "customer simulator: deterministic or provider:model", "deterministic")
+    .option("--conditions <list>", "fault conditions, e.g. E0,E2 (default E0,E1,E2,E3)")
+    .option("--fault-events <n>", "fault events per faulted episode (default 2)")
+    .option("--fault-duration <m>", "consecutive agent calls one fault event affects (default 2)")
+    .option("--runs <k>", "runs per task and condition (default 1)")
+    .option("--tasks <ids>", "only these task ids (comma-separated)")
+    .option("--domains <ids>", "only these domains (comma-separated)")
+    .option("--concurrency <n>", "episodes in flight at once (default: the configuration's concurrency)")
+    .option("--max-turns <n>", "bound on agent turns (default: each task's max_turns)")
+    .option("--max-tool-calls <n>", "bound on agent calls (default: 3 × the golden trace's agent calls)")
+    .option("--wall-time-ms <n>", `wall-time bound of one episode (default ${DEFAULT_WALL_TIME_MS})`)
+    .option("--tools <mode>", "direct: operations as tools; discovery: only through list/describe/invoke_capability (default direct)")
+    .option("--ablation <kind>", "none | gold-docs (relevant in-force documents given up front) | full-disclosure (every private fact in the opening request); default none")
+    .option("--seed <n>", "evaluation seed (default 0)")
+    .option("--out <dir>", "output folder (default generated/evaluations/<release>@<version>/<agent-slug>/)")
+    .option("--fresh", "start over in --out instead of resuming (other settings are then allowed)")
+    .option("--releases <dir>", "where NAME@X.Y.Z is looked up", join("generated", "releases"))
+    .option("--json", "print the summary as JSON")
+    .addHelpText(
+      "after",
+      `
+The release's files are verified against its manifest first (the audit's integrity check); a
+tampered release is refused naming each file. Each episode runs on a fresh copy of the task's
+initial state with faults seeded by (task, condition, run), is appended to results.jsonl and its
+trace written as it finishes. Rerunning the same command on the same --out skips finished episodes;
+different settings are refused (--fresh starts over), and an --out of another release or agent is
+refused. A provider failure after its retries makes the episode errored with its reason; errored
+episodes are counted apart and left out of every rate.
+
+Exit codes: 0 evaluated, 1 invalid input (a tampered release, a conflicting --out), 2 usage.
+
+Examples:
+  synth evaluate sample --agent oracle --conditions E0
+  synth evaluate generated/releases/sample/1.0.0 --agent probe:competent --runs 3
+  synth evaluate sample@1.0.0 --agent openai:gpt-4.1 --user-sim openai:gpt-4.1-mini --concurrency 4`,
+    )
+    .action(async (release: string, f: EvaluateFlags) => {
+      if (f.agent === undefined) throw new FoundryError("USAGE", "--agent is required (oracle, noop, replay:FILE, probe:NAME or provider:model)", { path: "--agent" });
+      const config = resolveConfig();
+      const concurrency = wholeOption("--concurrency", f.concurrency, 1, config.concurrency);
+      if (concurrency > 64) throw new FoundryError("USAGE", `--concurrency expects a whole number from 1 to 64, got ${quote(f.concurrency)}`, { path: "--concurrency" }, f.concurrency);
+      const settings = {
+        agent: f.agent,
+        user_sim: f.userSim,
+        conditions: conditionsOption(f.conditions),
+        fault_events: wholeOption("--fault-events", f.faultEvents, 0, 2),
+        fault_duration: wholeOption("--fault-duration", f.faultDuration, 1, 2),
+        runs: wholeOption("--runs", f.runs, 1, 1),
+        tasks: listOption("--tasks", f.tasks),
+        domains: listOption("--domains", f.domains),
+        max_turns: wholeOption("--max-turns", f.maxTurns, 1, null),
+        max_tool_calls: wholeOption("--max-tool-calls", f.maxToolCalls, 1, null),
+        wall_time_ms: wholeOption("--wall-time-ms", f.wallTimeMs, 1, DEFAULT_WALL_TIME_MS),
+        tools: choiceOption("--tools", f.tools, ["direct", "discovery"] as const, "direct"),
+        ablation: choiceOption("--ablation", f.ablation, ["none", "gold-docs", "full-disclosure"] as const, "none"),
+        seed: wholeOption("--seed", f.seed, 0, 0),
+      };
+      const progress = !f.json && process.stderr.isTTY;
+      const r = await evaluate({
+        release,
+        releases: f.releases,
+        settings,
+        ...(f.out !== undefined ? { out: f.out } : {}),
+        concurrency,
+        fresh: f.fresh ?? false,
+        config,
+        ...(progress ? { onEpisode: (_r, done, total) => process.stderr.write(`\r${done}/${total} episodes`) } : {}),
+      });
+      if (progress) process.stderr.write("\n");
+      if (f.json) process.stdout.write(`${JSON.stringify({ out: r.out, ran: r.ran, skipped: r.skipped, summary_file: r.summaryPath, report_file: r.reportPath, summary: r.summary }, null, 2)}\n`);
+      else process.stdout.write(renderEvaluation(r.summary, { out: r.out, summary: r.summaryPath, report: r.reportPath }, r.ran, r.skipped));
+      process.exitCode = 0;
+    });
+}
