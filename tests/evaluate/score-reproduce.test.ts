@@ -1,6 +1,6 @@
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { scoreDirectory } from "../../pipeline/evaluate/score/score-dir.js";
 import { main } from "../../pipeline/cli/main.js";
 import { copyOf, evaluated } from "./score-fixture.js";
@@ -27,6 +27,15 @@ describe("synth score", () => {
     // the noop agent fails every task, and its report lists the failed goal checks with their clause
     expect(out.summary.overall.strict_success.rate).toBe(0);
     expect(before.report).toContain("<h2>Failed checks</h2>");
+    // the command: exit 0, and --json names what it wrote
+    const stdout = vi.spyOn(process.stdout, "write").mockImplementation(() => true);
+    try {
+      expect(await main(["node", "synth", "score", dir, "--json"])).toBe(0);
+      expect(JSON.parse(String(stdout.mock.calls.at(-1)?.[0]))).toEqual({ summary: join(dir, "summary.json"), report: join(dir, "report.html"), episodes: out.episodes, disagreements: [] });
+    } finally {
+      stdout.mockRestore();
+    }
+    expect(bytes(dir)).toEqual(before);
   });
 
   it("follows the traces, not results.jsonl: an edited result line is a disagreement and the figures stay those of the traces", async () => {
