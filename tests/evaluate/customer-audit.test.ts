@@ -26,6 +26,7 @@ function task(opening = OPENING): Task {
         { id: "reason_code", statement: "The reason code is DUPL.", value: "DUPL", param: "reason_code", disclose_when: ["reason code"] },
         { id: "invoice_value", statement: "The invoice value is 48000.", value: 48000, disclose_when: ["invoice value"] },
         { id: "pain_score", statement: "My pain score is 3.", value: 3, disclose_when: ["pain score"] },
+        { id: "cough_with_fever", statement: "Cough with fever: yes.", value: "yes", disclose_when: ["cough with fever"] },
       ],
       permitted_actions: ["approve_payment_release"],
       approves: [{ kind: "payment_release", terms: TERMS }],
@@ -107,6 +108,11 @@ describe("auditTranscript: unprompted disclosure", () => {
     expect(auditTranscript(task(), t)).toEqual([{ kind: "unprompted_disclosure", event: 3, detail: 'disclosed private fact "reason" without being asked for it' }]);
   });
 
+  it("a value the agent said first (a guess the customer confirms) is not an unprompted disclosure", () => {
+    const t = trace([customer(OPENING), agent("Shall I record client_request for the cancellation?"), customer("Yes, client_request.")]);
+    expect(auditTranscript(task(), t)).toEqual([]);
+  });
+
   it("a fact declared in the event's facts counts as disclosed even when the text hides the value", () => {
     const t = trace([customer(OPENING), customer("Here is what you need.", ["reason_code"])]);
     expect(auditTranscript(task(), t)).toEqual([{ kind: "unprompted_disclosure", event: 2, detail: 'disclosed private fact "reason_code" without being asked for it' }]);
@@ -133,7 +139,7 @@ describe("auditTranscript: unprompted disclosure", () => {
     expect(auditTranscript(task(opening), t)).toEqual([]);
     expect(auditTranscript(task(), t)).toEqual([{ kind: "unprompted_disclosure", event: 1, detail: 'disclosed private fact "reason" without being asked for it' }]);
     const full = openingFor(task(), "full-disclosure");
-    expect(full.facts).toEqual(["reason", "reason_code", "invoice_value", "pain_score"]);
+    expect(full.facts).toEqual(["reason", "reason_code", "invoice_value", "pain_score", "cough_with_fever"]);
     expect(auditTranscript(task(), trace([customer(full.text, full.facts), agent("Thanks."), customer("Reason code DUPL, as I said.")]))).toEqual([]);
   });
 });
@@ -150,6 +156,22 @@ describe("auditTranscript: contradicted facts", () => {
       { kind: "contradicted_fact", event: 3, detail: 'stated FRAD, EUR for private fact "reason_code", whose value is "DUPL"' },
       { kind: "contradicted_fact", event: 3, detail: 'stated 45,000 for private fact "invoice_value", whose value is 48000' },
     ]);
+  });
+
+  it("a reference echoed from the opening or an agent line, or another fact's value, is not a contradiction", () => {
+    const t = trace([
+      customer(OPENING),
+      agent("What is the reason for cancelling PAY-10021, and the reason code? I have proposal PR-0001 open."),
+      customer("The reason for cancelling PAY-10021 is that we paid twice. The reason code of PR-0001 is FRAD."),
+      agent("And the reason code once more?"),
+      customer("The reason code for client_request is DUPL."),
+    ]);
+    expect(auditTranscript(task(), t)).toEqual([{ kind: "contradicted_fact", event: 3, detail: 'stated FRAD for private fact "reason_code", whose value is "DUPL"' }]);
+  });
+
+  it("a yes/no fact answered the other way is flagged even when the agent's question said both words", () => {
+    const t = trace([customer(OPENING), agent("Do you have a cough with fever, yes or no?"), customer("Cough with fever: no.")]);
+    expect(auditTranscript(task(), t)).toEqual([{ kind: "contradicted_fact", event: 3, detail: 'stated no for private fact "cough_with_fever", whose value is "yes"' }]);
   });
 
   it("a later change of a fixed fact is flagged; the right value among others is not", () => {

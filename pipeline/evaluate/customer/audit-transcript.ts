@@ -11,10 +11,11 @@ import { openingFor } from "../ablation.js";
  * - `unprompted_disclosure`: a customer line states (or declares in `facts`) a private fact no
  *   earlier agent line asked about. Asking = naming one of the fact's `disclose_when` topics, its id
  *   or its parameter (case-insensitive, `_`/`-` read as spaces) — the rule the scripted customer
- *   answers by. The evaluator's opening is exempt: the first customer line when it is the scenario's
+ *   answers by, or saying the value itself (a guess the customer confirms). The evaluator's opening is exempt: the first customer line when it is the scenario's
  *   opening request, or that request with every fact's statement (the full-disclosure ablation).
  * - `contradicted_fact`: a customer sentence names a fact's topic and states values of the fact's
- *   shape (numbers, codes, yes/no), none of which is the fact's value.
+ *   shape (numbers, codes, yes/no), none of which is the fact's value — codes the opening request or
+ *   an agent line already held, and other facts' values, do not count (references echoed).
  * - `unrequested_action`: a customer-side call (approval or other) that no agent line asked for
  *   since the previous call on the same target: the proposal id, or else the operation's name or
  *   every non-private string argument, must occur in an agent line.
@@ -35,6 +36,8 @@ export function auditTranscript(task: Task, trace: Trace): UserSimFlag[] {
   const agentLines: Array<{ index: number; text: string }> = [];
   const lastActionOn = new Map<string, number>();
   const proposals = new Map<string, { kind: string; terms_json: string }>();
+  // What the customer has heard or said as the scenario's words: echoing a reference from it is not a contradiction.
+  const heard: string[] = [task.scenario.opening_request];
   const openings = new Set([task.scenario.opening_request, openingFor(task, "full-disclosure").text]);
   let openingSeen = false;
 
@@ -43,6 +46,9 @@ export function auditTranscript(task: Task, trace: Trace): UserSimFlag[] {
       const text = e.text ?? "";
       agentLines.push({ index: e.index, text });
       for (const f of factsAsked(task, text)) asked.add(f);
+      // A value the agent itself said (a guess to confirm) is not the customer's disclosure.
+      for (const f of factsStated(task, text)) asked.add(f);
+      heard.push(text);
     } else if (e.kind === "customer_message" && e.actor === "customer") {
       const text = e.text ?? "";
       if (!openingSeen && openings.has(text)) {
@@ -57,7 +63,7 @@ export function auditTranscript(task: Task, trace: Trace): UserSimFlag[] {
         if (!asked.has(id) && !disclosed.has(id)) flags.push({ kind: "unprompted_disclosure", event: e.index, detail: `disclosed private fact "${id}" without being asked for it` });
         disclosed.add(id);
       }
-      for (const c of factsContradicted(task, text)) {
+      for (const c of factsContradicted(task, text, heard)) {
         flags.push({ kind: "contradicted_fact", event: e.index, detail: `stated ${c.stated.join(", ")} for private fact "${c.fact.id}", whose value is ${JSON.stringify(c.fact.value)}` });
       }
     } else if (e.actor === "customer" && e.kind !== "wait") {
@@ -129,14 +135,19 @@ export function factsStated(task: Task, text: string): string[] {
   return task.scenario.private_facts.filter((f) => out.has(f.id)).map((f) => f.id);
 }
 
-/** Facts a customer line names and gives a different value of the same shape for. */
-export function factsContradicted(task: Task, text: string): Array<{ fact: PrivateFact; stated: string[] }> {
+/**
+ * Facts a customer line names and gives a different value of the same shape for. For code-valued
+ * facts, codes that occur in `context` (the opening request, the agent's lines) or are another fact's
+ * distinctive value are references the customer echoes, not values it states for the fact.
+ */
+export function factsContradicted(task: Task, text: string, context: readonly string[] = []): Array<{ fact: PrivateFact; stated: string[] }> {
   const found = new Map<string, { fact: PrivateFact; stated: Set<string> }>();
+  const echoed = new Set(context.flatMap((c) => words(c).map((w) => w.toLowerCase())));
   for (const s of sentences(text)) {
     const named = namedFacts(task.scenario.private_facts, s);
     for (const f of task.scenario.private_facts) {
       if (!named.has(f.id) || f.value === null) continue;
-      const candidates = sameShape(s, f.value);
+      const candidates = sameShape(s, f.value)?.filter((w) => shapeOf(f.value as string | number | boolean) !== "code" || !(echoed.has(w.toLowerCase()) || others(task, f).some((v) => holdsValue(w, v)))) ?? null;
       if (candidates === null || candidates.length === 0 || holdsValue(s, f.value)) continue;
       const entry = found.get(f.id) ?? { fact: f, stated: new Set<string>() };
       for (const c of candidates) entry.stated.add(c);
@@ -190,6 +201,11 @@ function namedFacts(facts: readonly PrivateFact[], sentence: string): Set<string
 
 function sentences(text: string): string[] {
   return text.split(/(?<=[.!?;])\s+|\n+/).filter((s) => s.trim() !== "");
+}
+
+/** The distinctive values of the other private facts (a sentence may name one fact and quote another's reference). */
+function others(task: Task, f: PrivateFact): Array<string | number | boolean> {
+  return task.scenario.private_facts.filter((o) => o.id !== f.id && o.value !== null && distinctive(o.value)).map((o) => o.value as string | number | boolean);
 }
 
 /** Whitespace-separated words with surrounding punctuation removed (inner `-`, `_`, `.`, `/` kept). */
