@@ -188,10 +188,10 @@ describe("auditTranscript: contradicted facts", () => {
 
 describe("auditTranscript: customer actions", () => {
   it("an approval the agent never asked for is unrequested; a second approval needs a second request", () => {
-    const t = trace([customer(OPENING), propose("PR-0001", TERMS), approve("PR-0001"), agent("Please approve PR-0001."), approve("PR-0001"), approve("PR-0001", "rejected")]);
+    const t = trace([customer(OPENING), propose("PR-0001", TERMS), agent("Please approve PR-00012."), approve("PR-0001"), agent("Please approve PR-0001."), approve("PR-0001"), approve("PR-0001", "rejected")]);
     expect(auditTranscript(task(), t)).toEqual([
-      { kind: "unrequested_action", event: 3, detail: "performed approve_payment_release of PR-0001 without an agent request since the start" },
-      { kind: "unrequested_action", event: 6, detail: "performed approve_payment_release of PR-0001 without an agent request since event 5" },
+      { kind: "unrequested_action", event: 4, detail: "performed approve_payment_release of PR-0001 without an agent request since the start" },
+      { kind: "unrequested_action", event: 7, detail: "performed approve_payment_release of PR-0001 without an agent request since event 6" },
     ]);
   });
 

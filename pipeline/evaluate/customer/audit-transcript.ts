@@ -11,8 +11,9 @@ import { openingFor } from "../ablation.js";
  * - `unprompted_disclosure`: a customer line states (or declares in `facts`) a private fact no
  *   earlier agent line asked about. Asking = naming one of the fact's `disclose_when` topics, its id
  *   or its parameter (case-insensitive, `_`/`-` read as spaces) — the rule the scripted customer
- *   answers by, or saying the value itself (a guess the customer confirms). The evaluator's opening is exempt: the first customer line when it is the scenario's
- *   opening request, or that request with every fact's statement (the full-disclosure ablation).
+ *   answers by — or saying the value itself (a guess the customer confirms). The evaluator's
+ *   opening is exempt: the first customer line when it is the scenario's opening request, or that
+ *   request with every fact's statement (the full-disclosure ablation).
  * - `contradicted_fact`: a customer sentence names a fact's topic and states values of the fact's
  *   shape (numbers, codes, yes/no), none of which is the fact's value — codes the opening request or
  *   an agent line already held, and other facts' values, do not count (references echoed).
@@ -36,7 +37,7 @@ export function auditTranscript(task: Task, trace: Trace): UserSimFlag[] {
   const agentLines: Array<{ index: number; text: string }> = [];
   const lastActionOn = new Map<string, number>();
   const proposals = new Map<string, { kind: string; terms_json: string }>();
-  // What the customer has heard or said as the scenario's words: echoing a reference from it is not a contradiction.
+  // The opening request and the agent's lines: a reference the customer echoes from them is not a contradiction.
   const heard: string[] = [task.scenario.opening_request];
   const openings = new Set([task.scenario.opening_request, openingFor(task, "full-disclosure").text]);
   let openingSeen = false;
@@ -169,8 +170,10 @@ function containsPhrase(looseText: string, phrase: string): boolean {
   return p !== "" && looseText.includes(` ${p} `);
 }
 
+/** `phrase` occurs as a whole token (PR-0001 is not mentioned by PR-00012), or as loose words. */
 function mentions(text: string, phrase: string): boolean {
-  return text.toLowerCase().includes(phrase.toLowerCase()) || containsPhrase(loose(text), phrase);
+  const exact = new RegExp(`(?<![\\p{L}\\p{N}_-])${phrase.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\p{L}\\p{N}_-])`, "iu");
+  return exact.test(text) || containsPhrase(loose(text), phrase);
 }
 
 function topicsOf(f: PrivateFact): string[] {
