@@ -38,6 +38,25 @@ function agentScript(run: number): ServerReply[] {
   ];
 }
 
+function settings(runs: number) {
+  return {
+    agent: "openai:gpt-4.1",
+    user_sim: "openai:gpt-4.1-mini",
+    conditions: ["E0" as const],
+    fault_events: 2,
+    fault_duration: 2,
+    runs,
+    tasks: ["fx-treasury-001"],
+    domains: null,
+    max_turns: null,
+    max_tool_calls: null,
+    wall_time_ms: 60_000,
+    tools: "direct" as const,
+    ablation: "none" as const,
+    seed: 0,
+  };
+}
+
 describe("synth evaluate with the llm customer (both models over HTTP, the real ChatOpenAI client)", () => {
   it("a model agent and an llm customer: full episodes, the unprompted disclosure flagged and left out of strict_success_unflagged", async () => {
     const agentReplies = [...agentScript(0), ...agentScript(1)];
@@ -53,22 +72,7 @@ describe("synth evaluate with the llm customer (both models over HTTP, the real 
       out,
       config: testConfig({ base_url: server.baseUrl, max_retries: 0 }),
       runtime: { cache: null, env: {} },
-      settings: {
-        agent: "openai:gpt-4.1",
-        user_sim: "openai:gpt-4.1-mini",
-        conditions: ["E0"],
-        fault_events: 2,
-        fault_duration: 2,
-        runs: 2,
-        tasks: ["fx-treasury-001"],
-        domains: null,
-        max_turns: null,
-        max_tool_calls: null,
-        wall_time_ms: 60_000,
-        tools: "direct",
-        ablation: "none",
-        seed: 0,
-      },
+      settings: settings(2),
     });
     expect([a, u]).toEqual([12, 2]);
     // The customer model sees its own prompt and tools, never the agent's.
@@ -94,5 +98,29 @@ describe("synth evaluate with the llm customer (both models over HTTP, the real 
     expect(summary.user_sim).toBe("openai:gpt-4.1-mini");
     expect(summary.overall.strict_success).toMatchObject({ rate: 1, n: 2 });
     expect(summary.user_sim_audit).toMatchObject({ flagged_episodes: 1, flags: { unprompted_disclosure: 1 }, strict_success_unflagged: { rate: 1, n: 1 } });
+  });
+
+  it("the customer's provider failing after its retries makes the episode errored with its class, counted apart and out of every rate", async () => {
+    const agentReplies = agentScript(0);
+    let a = 0;
+    let u = 0;
+    server = await ScriptedServer.start((req) => {
+      if (offers(req, "reply")) {
+        u++;
+        return { status: 500, body: { error: { message: "customer model down" } } };
+      }
+      return agentReplies[a++] ?? { status: 599, body: { error: { message: "agent script exhausted" } } };
+    });
+    out = mkdtempSync(join(tmpdir(), "e3-eval-"));
+    const outcome = await evaluate({ release: "sample", releases: RELEASES, out, config: testConfig({ base_url: server.baseUrl, max_retries: 1 }), runtime: { cache: null, env: {} }, settings: settings(1) });
+    // The agent got as far as its question; the customer's model was tried max_retries + 1 times.
+    expect([a, u]).toEqual([4, 2]);
+    const [r] = outcome.results;
+    expect([r!.status, r!.end, r!.error?.class]).toEqual(["errored", "errored", "server_error"]);
+    expect(r!.error!.message).toMatch(/^user-sim openai:gpt-4\.1-mini: openai:gpt-4\.1-mini failed for stage evaluate, item fx-treasury-001 after 2 attempts: server_error \(HTTP 500\)/);
+    const summary = EvaluationResult.parse(JSON.parse(readFileSync(outcome.summaryPath, "utf8")));
+    expect(summary.episodes).toEqual({ total: 1, completed: 0, errored: 1 });
+    expect(summary.errored).toEqual([{ task: "fx-treasury-001", condition: "E0", run: 0, class: "server_error", message: r!.error!.message }]);
+    expect(summary.overall.strict_success).toMatchObject({ rate: null, n: 0 });
   });
 });
