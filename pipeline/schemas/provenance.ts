@@ -27,7 +27,14 @@ export type CustomerRequirement = z.infer<typeof CustomerRequirement>;
 /** A check's provenance: a document clause (rules) or a customer requirement (goals, preferences). */
 export const CheckProvenance = z
   .union([
-    z.object({ source: z.literal("rule").describe("The check enforces a document rule."), rule: z.string().min(1).describe("Formal rule id."), at: Provenance }).strict(),
+    z
+      .object({
+        source: z.literal("rule").describe("The check enforces a document rule."),
+        rule: z.string().min(1).describe("Formal rule id."),
+        at: Provenance,
+        outdated: Provenance.optional().describe("The same clause in a version not in force (superseded, not yet effective or out of scope) that would lead to another action: the trap the check guards."),
+      })
+      .strict(),
     z.object({ source: z.literal("customer").describe("The check enforces a customer requirement."), at: CustomerRequirement }).strict(),
   ])
   .describe("Why a check exists: the rule (with its clause) or the customer requirement it enforces.");

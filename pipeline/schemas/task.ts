@@ -90,6 +90,16 @@ export const Task = z
             when: z.string().describe("The branch's condition as written."),
             held: z.boolean().describe("Whether the condition held on the task's state and the customer's facts when the decision was taken."),
             operations: z.array(z.string()).describe("Operations the branch's outcome names: done when it held, not done otherwise."),
+            outdated: z
+              .object({
+                document: z.string().describe("Document id of the version not in force."),
+                version: z.string().describe("That version."),
+                clause: z.string().describe("The clause id, the same in both versions."),
+                value: z.number().describe("The number that version states in place of the condition's."),
+              })
+              .strict()
+              .optional()
+              .describe("A version not in force whose value of the condition's number would give the other verdict: a version trap."),
           })
           .strict(),
       )

@@ -75,8 +75,32 @@ describe("decision-faithful plans", () => {
     if (!r.ok) return;
     expect(r.task.reference_plan.map((p) => `${p.sop_step} ${p.operation}`)).toEqual(["s1 get_payment", "s3 propose_release", "s4 approve", "s5 ask", "s5 release_payment"]);
     expect(r.task.decisions).toEqual([
-      { workflow: "payment-release", decision: "d1", at_step: "s3", when: "the amount is above EUR 250,000.00", held: true, operations: ["propose_release"] },
-      { workflow: "payment-release", decision: "d1", at_step: "s3", when: "otherwise (not: the amount is above EUR 250,000.00)", held: false, operations: [] },
+      { workflow: "payment-release", decision: "d1", at_step: "s3", when: "the amount is above EUR 250,000.00", held: true, operations: ["propose_release"], outdated: { document: "payment-release-procedure", version: "4.1", clause: "PAY-2.1", value: 500000 } },
+      { workflow: "payment-release", decision: "d1", at_step: "s3", when: "otherwise (not: the amount is above EUR 250,000.00)", held: false, operations: [], outdated: { document: "payment-release-procedure", version: "4.1", clause: "PAY-2.1", value: 500000 } },
     ]);
+    // The rubric writer's branch check names the clause in force and the superseded one.
+    const { DeterministicRubricWriter } = await import("../../pipeline/agents/rubric-writer/deterministic.js");
+    const checked = await new DeterministicRubricWriter().writeChecks(ctx, r.task);
+    const branch = checked.checks.process.find((c) => c.id === "process-payment-release-d1-taken-propose_release");
+    expect(branch?.provenance).toMatchObject({ source: "rule", at: { document: "payment-release-procedure", version: "4.2", clause: "PAY-2.1" }, outdated: { document: "payment-release-procedure", version: "4.1", clause: "PAY-2.1" } });
+    expect(branch?.description).toBe("propose_release is done, because the amount is above EUR 250,000.00. Version 4.1 of payment-release-procedure (PAY-2.1: 500000) is not in force.");
   });
+});
+
+describe("versions that matter", () => {
+  it("a threshold that differs in the superseded version: the branch check names both clauses, and following the old version fails it", async () => {
+    const { root, report } = await build();
+    const tasks = JSON.parse(readFileSync(join(root, "generated/acme-payments/validation.json"), "utf8")) as ValidationReport;
+    expect(tasks.tasks.length).toBe(2);
+    const large = report.tasks.find((t) => t.mutants.some((m) => m.target_check === "process-payment-release-d1-taken-propose_release"));
+    // Under version 4.1 (superseded: EUR 500,000.00) a payment of EUR 312,000 needs no approval.
+    expect(large?.mutants.filter((m) => m.operator === "follow_outdated_rule")).toEqual([
+      expect.objectContaining({
+        killed: true,
+        target_check: "process-payment-release-d1-taken-propose_release",
+        description: expect.stringMatching(/^followed payment-release-procedure@4\.1 PAY-2\.1, not in force: skipped propose_release/),
+        reason: 'the condition "the amount is above EUR 250,000.00" held, but propose_release never ran with payment_id = "PAY-00001"',
+      }),
+    ]);
+  }, 60_000);
 });

@@ -1,5 +1,6 @@
 import type { Operation, SopBranch, SopStep, SopWorkflow, Table, Task } from "../../schemas/index.js";
-import { evaluateCondition, parseCondition } from "../../sop/condition.js";
+import { evaluateCondition, parseCondition, type Condition } from "../../sop/condition.js";
+import { versionTrap } from "./version-traps.js";
 import type { DomainContext } from "../../world/domain-context.js";
 import { termsOf } from "../../world/approvals.js";
 import { bindArgs, learn, type Bag } from "./bind-args.js";
@@ -165,7 +166,12 @@ export function derivePlan(ctx: DomainContext, index: WorldIndex, draft: (facts:
         const i = vs.findIndex((v) => v === true);
         const held = i >= 0 ? (d.branches[i] as SopBranch) : null;
         const done = new Set(held?.operations ?? []);
-        const record = d.branches.flatMap((b, j) => (vs[j] === undefined ? [] : [{ workflow: unit.workflow.id, decision: d.id, at_step: step.id, when: b.when, held: j === i, operations: j === i ? [...b.operations] : b.operations.filter((o) => !done.has(o)) }]));
+        const record = d.branches.flatMap((b, j) => {
+          if (vs[j] === undefined) return [];
+          const trap = versionTrap(ctx, parseCondition(b.when) as Condition, known, vs[j] as boolean);
+          const outdated = trap ? { outdated: { document: trap.rule.document, version: trap.rule.version, clause: trap.rule.id, value: trap.value } } : {};
+          return [{ workflow: unit.workflow.id, decision: d.id, at_step: step.id, when: b.when, held: j === i, operations: j === i ? [...b.operations] : b.operations.filter((o) => !done.has(o)), ...outdated }];
+        });
         return { held, closed: new Set(d.branches.filter((_, j) => vs[j] === false).map((b) => b.when)), record };
       }
       return null;

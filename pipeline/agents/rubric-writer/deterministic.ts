@@ -102,8 +102,12 @@ export class DeterministicRubricWriter implements RubricWriter {
         const key = subjects.find((x) => x.table === table.name)?.key;
         const args = key !== undefined && d.operations.every((o) => index.ops.get(o)?.params[table.primary_key]) ? { [table.primary_key]: key } : {};
         const branchRule = decision.branches.find((b) => b.when === d.when)?.rule;
-        const prov = (branchRule ? ruleProvenance(ctx, branchRule) : null) ?? { source: "rule" as const, rule: decision.provenance.clause ?? `${wf.id}/${d.decision}`, at: decision.provenance };
-        process.push(check(`process-${d.workflow}-${d.decision}-${d.held ? "taken" : "not-taken"}-${d.operations.join("-")}`, "process", "branch_followed", { workflow: d.workflow, decision: d.decision, when: d.when, held: d.held, operations: d.operations, args: stableArgs(args) }, d.held ? `${d.operations.join(", ")} is done, because ${d.when}.` : `${d.operations.join(", ")} is not done: it is not the case that ${d.when}.`, prov));
+        const base = (branchRule ? ruleProvenance(ctx, branchRule) : null) ?? { source: "rule" as const, rule: decision.provenance.clause ?? `${wf.id}/${d.decision}`, at: decision.provenance };
+        // A version trap: the check names both the clause in force and the outdated one that would lead elsewhere.
+        const trap = d.outdated ? ctx.sop.rules.find((r) => r.id === d.outdated?.clause && r.document === d.outdated.document && r.version === d.outdated.version) : undefined;
+        const current = trap ? ctx.sop.rules.find((r) => r.id === trap.id && r.document === trap.document && r.status === "current") : undefined;
+        const prov = trap && base.source === "rule" ? { ...base, ...(current ? { at: current.provenance } : {}), outdated: trap.provenance } : base;
+        process.push(check(`process-${d.workflow}-${d.decision}-${d.held ? "taken" : "not-taken"}-${d.operations.join("-")}`, "process", "branch_followed", { workflow: d.workflow, decision: d.decision, when: d.when, held: d.held, operations: d.operations, args: stableArgs(args) }, `${d.held ? `${d.operations.join(", ")} is done, because ${d.when}.` : `${d.operations.join(", ")} is not done: it is not the case that ${d.when}.`}${trap ? ` Version ${trap.version} of ${trap.document} (${trap.id}: ${d.outdated?.value}) is not in force.` : ""}`, prov));
       }
       const touched = new Set(changes.map((c) => c.table));
       for (const rule of ctx.world.rules.filter((r) => r.kind === "invariant" && r.invariant && touched.has(r.invariant.table))) {
