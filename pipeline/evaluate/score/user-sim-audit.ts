@@ -1,9 +1,9 @@
-import type { EvaluationResult, EpisodeResult } from "../../schemas/evaluation-result.js";
+import { UserSimFlag, type EvaluationResult, type EpisodeResult } from "../../schemas/evaluation-result.js";
 import type { RandomStream } from "../../core/random.js";
 import { rateOf } from "./rate.js";
 
 /** Flag kinds of the transcript audit, always all listed (0 when none was raised). */
-const FLAG_KINDS = ["contradicted_fact", "unagreed_approval", "unprompted_disclosure", "unrequested_action"] as const;
+const FLAG_KINDS = [...UserSimFlag.shape.kind.options].sort();
 
 /**
  * The customer audit over completed episodes: how many were flagged, flags by kind, and strict

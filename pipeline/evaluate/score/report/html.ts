@@ -96,6 +96,8 @@ ${sliceTable("industry", s.by_industry)}
 ${sliceTable("domain", s.by_domain)}
 <h2>By difficulty</h2>
 ${sliceTable("difficulty", s.by_difficulty)}
+<h2>By task</h2>
+${sliceTable("task", s.by_task)}
 <h2>pass^k</h2>
 ${table(["condition", ...ks.map((k) => `k=${k}`)], passK.map(([c, r]) => [td(c), ...ks.map((k) => `<td>${pct(r[k] ?? null)}</td>`)]))}
 <h2>Efficiency against the golden trace</h2>
