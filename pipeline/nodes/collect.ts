@@ -10,6 +10,7 @@ import { violationLabel } from "../../validation/audit/release-layout.js";
 import { domainContext } from "./domain-context.js";
 import { designStages } from "./design-stages.js";
 import { summarize } from "../../validation/validate-domain.js";
+import { branchCoverage } from "../../validation/branch-coverage.js";
 import { services, type NodeConfig } from "../build/services.js";
 import type { BuildStateType, BuildUpdate, TaskRecord } from "../graph/state.js";
 
@@ -65,7 +66,7 @@ export async function collect(state: BuildStateType, config?: NodeConfig): Promi
       if (readdirSync(join(vdir, t)).length === 0) rmSync(join(vdir, t), { recursive: true });
     }
   }
-  const report = validationReport(state.domain, state.records);
+  const report = { ...validationReport(state.domain, state.records), branches: branchCoverage(domainContext(state, svc).sop, released.map((r) => r.task as Task)) };
   if (writeIfChanged(join(out, "validation.json"), stableJson(ValidationReport.parse(report)))) written.push("validation.json");
   const design = await designStages(state, svc);
   const stages = [...state.stages.filter((s) => !design.some((d) => d.stage === s.stage)), ...design];

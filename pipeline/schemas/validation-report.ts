@@ -85,6 +85,20 @@ export const ValidationReport = z
       })
       .strict()
       .describe("Domain totals."),
+    branches: z
+      .array(
+        z
+          .object({
+            workflow: z.string().describe("Workflow id."),
+            decision: z.string().describe("Decision id inside the workflow."),
+            when: z.string().describe("The branch's condition as written."),
+            tasks: z.array(z.string()).describe("Released tasks on which the condition held (the branch taken)."),
+            reason: z.string().nullable().describe("Why no released task takes the branch; null when some do."),
+          })
+          .strict(),
+      )
+      .optional()
+      .describe("Branch coverage: every branch of every decision of the workflows the released tasks combine."),
   })
   .strict()
   .describe("Validation report of one domain: per-task gates, mutants, repairs, probes and drops.");

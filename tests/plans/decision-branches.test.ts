@@ -83,6 +83,13 @@ describe("decision-faithful plans", () => {
     const checked = await new DeterministicRubricWriter().writeChecks(ctx, r.task);
     const branch = checked.checks.process.find((c) => c.id === "process-payment-release-d1-taken-propose_release");
     expect(branch?.provenance).toMatchObject({ source: "rule", at: { document: "payment-release-procedure", version: "4.2", clause: "PAY-2.1" }, outdated: { document: "payment-release-procedure", version: "4.1", clause: "PAY-2.1" } });
+    // Branch coverage lists each branch with the tasks that take it, or why none does.
+    const { branchCoverage } = await import("../../validation/branch-coverage.js");
+    expect(branchCoverage(ctx.sop, [r.task])).toEqual([
+      { workflow: "payment-release", decision: "d1", when: "the amount is above EUR 250,000.00", tasks: [r.task.id], reason: null },
+      { workflow: "payment-release", decision: "d1", when: "otherwise (not: the amount is above EUR 250,000.00)", tasks: [], reason: "the condition was evaluated and did not hold on any released task's state" },
+      { workflow: "payment-release", decision: "d2", when: "the release is rejected because the cut-off has passed", tasks: [], reason: "the condition is an event the world decides (a refusal, a decline, an approval), not evaluated on the state" },
+    ]);
     expect(branch?.description).toBe("propose_release is done, because the amount is above EUR 250,000.00. Version 4.1 of payment-release-procedure (PAY-2.1: 500000) is not in force.");
   });
 });
