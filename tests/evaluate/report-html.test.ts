@@ -59,6 +59,14 @@ describe("report.html", () => {
     expect(html).toContain("rule PRP-4.3: payment-release-procedure@5.1 §PRP-4.3 (lines 130–130)");
   });
 
+  it("renders an evaluation whose every episode errored: empty charts, the errored episode listed", async () => {
+    const rs = [episode({ status: "errored", end: "errored", success: false, error: { class: "auth", message: "OPENAI_API_KEY is not set" } })];
+    const html = await reportHtml(summarize(rs, settings({ conditions: ["E0"] }), RELEASE), rs, []);
+    expect(html.match(/<svg /g)).toHaveLength(5);
+    expect(html).toContain("<td>auth</td><td>OPENAI_API_KEY is not set</td>");
+    expect(html).toContain("<p>No check failed.</p>");
+  });
+
   it("refuses a chart spec vega-lite warns about, naming the chart", async () => {
     const bad = { data: { values: [{ a: 1 }] }, mark: "bar", encoding: { x: { field: "a", type: "nominal" }, y: { field: "a", type: "no-such-type" } } };
     await expect(renderSvg(bad as never, "bad-chart")).rejects.toMatchObject({ code: "REPORT_CHART", message: 'chart bad-chart does not render cleanly: Invalid field type "undefined".', location: { path: "charts.bad-chart" } });
