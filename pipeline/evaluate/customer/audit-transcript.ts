@@ -37,8 +37,8 @@ export function auditTranscript(task: Task, trace: Trace): UserSimFlag[] {
   const agentLines: Array<{ index: number; text: string }> = [];
   const lastActionOn = new Map<string, number>();
   const proposals = new Map<string, { kind: string; terms_json: string }>();
-  // The opening request and the agent's lines: a reference the customer echoes from them is not a contradiction.
-  const heard: string[] = [task.scenario.opening_request];
+  // Words of the opening request and the agent's lines: a reference the customer echoes from them is not a contradiction.
+  const heard = new Set(lowerWords(task.scenario.opening_request));
   const openings = new Set([task.scenario.opening_request, openingFor(task, "full-disclosure").text]);
   let openingSeen = false;
 
@@ -49,7 +49,7 @@ export function auditTranscript(task: Task, trace: Trace): UserSimFlag[] {
       for (const f of factsAsked(task, text)) asked.add(f);
       // A value the agent itself said (a guess to confirm) is not the customer's disclosure.
       for (const f of factsStated(task, text)) asked.add(f);
-      heard.push(text);
+      for (const w of lowerWords(text)) heard.add(w);
     } else if (e.kind === "customer_message" && e.actor === "customer") {
       const text = e.text ?? "";
       if (!openingSeen && openings.has(text)) {
@@ -141,14 +141,15 @@ export function factsStated(task: Task, text: string): string[] {
  * facts, codes that occur in `context` (the opening request, the agent's lines) or are another fact's
  * distinctive value are references the customer echoes, not values it states for the fact.
  */
-export function factsContradicted(task: Task, text: string, context: readonly string[] = []): Array<{ fact: PrivateFact; stated: string[] }> {
+export function factsContradicted(task: Task, text: string, echoed: ReadonlySet<string> = new Set()): Array<{ fact: PrivateFact; stated: string[] }> {
   const found = new Map<string, { fact: PrivateFact; stated: Set<string> }>();
-  const echoed = new Set(context.flatMap((c) => words(c).map((w) => w.toLowerCase())));
   for (const s of sentences(text)) {
     const named = namedFacts(task.scenario.private_facts, s);
     for (const f of task.scenario.private_facts) {
       if (!named.has(f.id) || f.value === null) continue;
-      const candidates = sameShape(s, f.value)?.filter((w) => shapeOf(f.value as string | number | boolean) !== "code" || !(echoed.has(w.toLowerCase()) || others(task, f).some((v) => holdsValue(w, v)))) ?? null;
+      const code = shapeOf(f.value) === "code";
+      const refs = code ? others(task, f) : [];
+      const candidates = sameShape(s, f.value)?.filter((w) => !code || !(echoed.has(w.toLowerCase()) || refs.some((v) => holdsValue(sentence(w), v)))) ?? null;
       if (candidates === null || candidates.length === 0 || holdsValue(s, f.value)) continue;
       const entry = found.get(f.id) ?? { fact: f, stated: new Set<string>() };
       for (const c of candidates) entry.stated.add(c);
@@ -166,8 +167,8 @@ function loose(s: string): string {
 }
 
 function containsPhrase(looseText: string, phrase: string): boolean {
-  const p = loose(phrase).trim();
-  return p !== "" && looseText.includes(` ${p} `);
+  const p = loose(phrase);
+  return p !== "  " && looseText.includes(p);
 }
 
 /** `phrase` occurs as a whole token (PR-0001 is not mentioned by PR-00012), or as loose words. */
@@ -180,17 +181,23 @@ function topicsOf(f: PrivateFact): string[] {
   return [...f.disclose_when, f.id, ...(f.param !== undefined ? [f.param] : [])];
 }
 
+// Loose forms of a fact's topics, computed once per fact object (tasks are immutable while audited).
+const looseTopicsMemo = new WeakMap<PrivateFact, string[]>();
+function looseTopics(f: PrivateFact): string[] {
+  let t = looseTopicsMemo.get(f);
+  if (!t) looseTopicsMemo.set(f, (t = topicsOf(f).map(loose).filter((p) => p !== "  ")));
+  return t;
+}
+
 /**
  * Facts a sentence names by topic. A topic occurrence inside the occurrence of a longer topic of
  * another fact does not count ("reason" in "reason code" names the reason code, not the reason).
  */
-function namedFacts(facts: readonly PrivateFact[], sentence: string): Set<string> {
-  const t = loose(sentence);
+function namedFacts(facts: readonly PrivateFact[], sentence: Sentence): Set<string> {
+  const t = sentence.loose;
   const hits: Array<{ id: string; start: number; end: number }> = [];
   for (const f of facts) {
-    for (const k of topicsOf(f)) {
-      const p = ` ${loose(k).trim()} `;
-      if (p.trim() === "") continue;
+    for (const p of looseTopics(f)) {
       for (let i = t.indexOf(p); i >= 0; i = t.indexOf(p, i + 1)) hits.push({ id: f.id, start: i, end: i + p.length });
     }
   }
@@ -202,8 +209,25 @@ function namedFacts(facts: readonly PrivateFact[], sentence: string): Set<string
   return named;
 }
 
-function sentences(text: string): string[] {
-  return text.split(/(?<=[.!?;])\s+|\n+/).filter((s) => s.trim() !== "");
+/** One sentence with its words and loose form, each computed once. */
+interface Sentence {
+  words: string[];
+  loose: string;
+}
+
+function sentence(text: string): Sentence {
+  return { words: words(text), loose: loose(text) };
+}
+
+function sentences(text: string): Sentence[] {
+  return text
+    .split(/(?<=[.!?;])\s+|\n+/)
+    .filter((s) => s.trim() !== "")
+    .map(sentence);
+}
+
+function lowerWords(text: string): string[] {
+  return words(text).map((w) => w.toLowerCase());
 }
 
 /** The distinctive values of the other private facts (a sentence may name one fact and quote another's reference). */
@@ -244,22 +268,22 @@ function shapeOf(value: string | number | boolean): Shape {
   return /\s/.test(value.trim()) ? "text" : "code";
 }
 
-function holdsValue(sentence: string, value: string | number | boolean): boolean {
+function holdsValue(s: Sentence, value: string | number | boolean): boolean {
   const shape = shapeOf(value);
-  const ws = words(sentence);
+  const ws = s.words;
   if (shape === "number") return ws.some((w) => numberOf(w) === value);
   if (shape === "yesno") {
     const v = typeof value === "boolean" ? (value ? "yes" : "no") : String(value).toLowerCase();
     return ws.some((w) => w.toLowerCase() === v);
   }
   if (shape === "code") return ws.some((w) => w.toLowerCase() === String(value).toLowerCase());
-  return loose(sentence).includes(loose(String(value)));
+  return s.loose.includes(loose(String(value)));
 }
 
 /** Values of the value's shape in a sentence; null when the shape cannot be compared (free text). */
-function sameShape(sentence: string, value: string | number | boolean): string[] | null {
+function sameShape(s: Sentence, value: string | number | boolean): string[] | null {
   const shape = shapeOf(value);
-  const ws = words(sentence);
+  const ws = s.words;
   if (shape === "number") return ws.filter((w) => numberOf(w) !== null);
   if (shape === "yesno") return ws.filter((w) => YES_NO.has(w.toLowerCase()));
   if (shape === "code") return ws.filter(isCode);
