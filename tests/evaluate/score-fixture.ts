@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { evaluate } from "../../pipeline/evaluate/evaluate.js";
 import { resolveConfig } from "../../pipeline/core/config.js";
 
-export const SAMPLE = "generated/releases/sample/1.0.0";
+/** The sample release, its newest version (the lead re-exports it as the code moves on). */
+export const SAMPLE = "sample";
 
 /** Evaluate `agent` on the sample release's fx-treasury tasks under E0 and E1, into a fresh temporary folder. */
 export async function evaluated(agent: string, root = mkdtempSync(join(tmpdir(), "score-"))): Promise<string> {
