@@ -56,9 +56,11 @@ interface Node {
 /**
  * Derive a plan for a sequence of workflow units by searching the SOP's step graph: from each step,
  * the next step and every branch target are tried in document order; a path survives while every
- * call on it executes on the live state (a rejected write may be retried after a wait), and it
- * succeeds when it reaches the end of the workflow having executed at least one write. So branches
- * are chosen by what the state allows, the way the procedure's decisions would choose them.
+ * call on it executes on the live state (a rejected write may be retried after a wait) and every
+ * write changes a row, and it succeeds when it reaches the end of the workflow having executed at
+ * least one write. A decision whose condition (condition language, pipeline/sop/condition.ts)
+ * can be evaluated on the live state and the customer's facts sends the path down the branch the
+ * document requires; only undecidable branches (events the world decides) are left to the state.
  */
 export function derivePlan(ctx: DomainContext, index: WorldIndex, draft: (facts: NeededFact[], approvals: DerivedPlan["approvals"]) => Task, units: readonly PlanUnit[]): DerivedPlan | { reason: string } {
   let budget = BUDGET;
