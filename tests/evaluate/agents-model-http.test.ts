@@ -1,0 +1,77 @@
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { evaluate } from "../../pipeline/evaluate/evaluate.js";
+import { EvaluationResult } from "../../pipeline/schemas/evaluation-result.js";
+import { testConfig } from "../llm/helpers.js";
+import { chat, ScriptedServer, type SeenRequest, type ServerReply } from "../llm/scripted-server.js";
+import { SAMPLE, settingsWith } from "./runner-fixture.js";
+
+let server: ScriptedServer | null = null;
+afterEach(async () => {
+  await server?.close();
+  server = null;
+});
+
+const call = (id: string, name: string, args: Record<string, unknown> | string): ServerReply =>
+  chat(null, { toolCalls: [{ id, name, arguments: typeof args === "string" ? args : JSON.stringify(args) }], usage: [500, 40] });
+const userText = (r: SeenRequest) => ((r.body.messages as Array<{ role: string; content: unknown }>).find((m) => m.role === "user")?.content as string) ?? "";
+const lastMessage = (r: SeenRequest) => (r.body.messages as Array<{ role: string; content: unknown }>).at(-1)!;
+
+// fx-treasury-001 as a model agent solves it, with a text-only turn and malformed arguments on the way.
+const SCRIPT: ServerReply[] = [
+  chat("Let me think about what to do first.", { usage: [500, 40] }),
+  call("c1", "get_payment", '{"payment_id": "PAY-10001"'),
+  call("c2", "get_payment", { payment_id: "PAY-10001" }),
+  call("c3", "defer_payment", { payment_id: "PAY-10001" }),
+  call("c4", "get_payment", { payment_id: "PAY-10004" }),
+  call("c5", "send_message", { text: "Could you give me the reason for the cancellation?" }),
+  call("c6", "cancel_payment", { payment_id: "PAY-10004", reason: "client_request" }),
+  call("c7", "finish", { summary: "Deferred PAY-10001 and cancelled PAY-10004." }),
+];
+
+describe("the provider:model agent over HTTP (real ChatOpenAI client, scripted server on 127.0.0.1), deterministic customer", () => {
+  it("a full episode: text-only turn and malformed arguments answered with what went wrong, strict success, tokens and cost; a provider failure on another task is errored and counted apart", async () => {
+    let n = 0;
+    server = await ScriptedServer.start((req) => {
+      if (userText(req).includes("CL-101")) return SCRIPT[n++] ?? { status: 599, body: { error: { message: "script exhausted" } } };
+      return { status: 500, body: { error: { message: "model down" } } };
+    });
+    const out = mkdtempSync(join(tmpdir(), "eval-model-"));
+    const o = await evaluate({
+      release: SAMPLE,
+      out,
+      settings: settingsWith({ agent: "openai:gpt-4.1", tasks: ["fx-treasury-001", "fx-treasury-002"] }),
+      config: testConfig({ base_url: server.baseUrl, max_retries: 0 }),
+      runtime: { cache: null, env: {} },
+    });
+    expect(n).toBe(SCRIPT.length);
+    const agentRequests = server.requests.filter((r) => userText(r).includes("CL-101"));
+    const first = agentRequests[0]!;
+    expect(first.body.model).toBe("gpt-4.1");
+    const system = (first.body.messages as Array<{ role: string; content: string }>)[0]!;
+    expect(system.role).toBe("system");
+    expect(system.content).toContain("Today's business date is 2026-03-02.");
+    const tools = (first.body.tools as Array<{ function: { name: string } }>).map((t) => t.function.name);
+    expect(tools).toEqual(expect.arrayContaining(["list_reference_documents", "search_documents", "read_document", "query_database", "wait", "send_message", "finish", "defer_payment", "cancel_payment"]));
+    expect(tools).not.toContain("approve_payment_release");
+    // The text-only turn and the malformed call were answered, not the end of the episode.
+    expect(lastMessage(agentRequests[1]!)).toMatchObject({ role: "user", content: expect.stringContaining("You replied without calling a tool") });
+    expect(lastMessage(agentRequests[2]!)).toMatchObject({ role: "tool", content: expect.stringContaining("are not valid JSON") });
+    // The deterministic customer answered the question in the trace.
+    const ok = o.results.find((r) => r.task === "fx-treasury-001")!;
+    expect([ok.status, ok.end, ok.strict_success, ok.turns]).toEqual(["completed", "finished", true, 8]);
+    expect(ok.usage.agent).toEqual({ calls: 8, input_tokens: 4000, output_tokens: 320, cost_usd: (4000 * 2 + 320 * 8) / 1_000_000 });
+    const trace = JSON.parse(readFileSync(join(out, ok.trace_file), "utf8")) as { events: Array<{ kind: string; text?: string; facts: string[] }> };
+    expect(trace.events.find((e) => e.kind === "customer_message" && e.facts.includes("reason"))).toBeDefined();
+
+    const bad = o.results.find((r) => r.task === "fx-treasury-002")!;
+    expect([bad.status, bad.end, bad.error?.class]).toEqual(["errored", "errored", "server_error"]);
+    expect(bad.error?.message).toContain("HTTP 500");
+    const summary = EvaluationResult.parse(JSON.parse(readFileSync(o.summaryPath, "utf8")));
+    expect(summary.episodes).toEqual({ total: 2, completed: 1, errored: 1 });
+    expect(summary.errored).toEqual([{ task: "fx-treasury-002", condition: "E0", run: 0, class: "server_error", message: bad.error!.message }]);
+    expect(summary.overall.strict_success).toMatchObject({ rate: 1, n: 1 });
+  }, 60_000);
+});
