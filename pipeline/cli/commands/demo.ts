@@ -11,6 +11,7 @@ import { dropCause } from "../../build/drop-cause.js";
 import { checkSampleRelease, SAMPLE_RELEASE } from "../../build/sample-release.js";
 import { ValidationReport } from "../../schemas/index.js";
 import { readFileSync } from "node:fs";
+import { runDemoEvaluations } from "./demo-evaluation.js";
 
 /**
  * The demo's configuration: the resolved one (cache folder, retries…) with every role deterministic
@@ -97,6 +98,12 @@ export function registerDemo(program: Command): void {
         : sample.identical
           ? `Sample release ${SAMPLE_RELEASE.name}@${sample.version}: rebuilt byte-identical to the committed one (root ${sample.fresh.manifest.root_hash.slice(0, 16)}); audit ${audit?.ok ? "clean" : "FAILED"}: ${audit?.golden_passed}/${audit?.tasks} golden traces replay, ${audit?.mutants.killed}/${audit?.mutants.total} violation traces still fail.`
           : `Sample release ${SAMPLE_RELEASE.name}@${sample.version}: the rebuilt release DIFFERS from the committed one in ${sample.differing.length} file(s) (${sample.differing.slice(0, 5).join(", ")}${sample.differing.length > 5 ? ", …" : ""}). A change that alters the release must bump its version: synth release ${SAMPLE_RELEASE.name} --version <next>.`;
+      // The evaluator on the committed release (the one frozen for agents), when there is one.
+      let evaluation: Awaited<ReturnType<typeof runDemoEvaluations>> | null = null;
+      if (sample.version !== null) {
+        progress.emit({ event: "run", run: outcome.run, detail: "evaluating oracle, noop and the five probes on the sample release (E0-E3)" });
+        evaluation = await runDemoEvaluations({ release: `${SAMPLE_RELEASE.name}@${sample.version}`, releasesRoot: SAMPLE_RELEASE.root, generated: opts.generated, config: demoConfig() });
+      }
       mkdirSync(opts.generated, { recursive: true });
       const md = [
         "# Demo summary",
@@ -109,11 +116,13 @@ export function registerDemo(program: Command): void {
         "",
         releaseLine,
         "",
+        ...(evaluation ? [evaluation.markdown] : []),
       ].join("\n");
       const mdFile = join(opts.generated, "demo-summary.md");
       writeFileSync(mdFile, md);
-      writeFileSync(join(opts.generated, "demo-summary.json"), `${JSON.stringify({ run: outcome.run, domains: rows, sample_release: { version: sample.version, identical: sample.identical, differing: sample.differing, root_hash: sample.fresh.manifest.root_hash, audit: audit ? { ok: audit.ok, tasks: audit.tasks, golden_passed: audit.golden_passed, mutants: audit.mutants } : null } }, null, 2)}\n`);
-      process.stdout.write(`${table.toString()}\n${releaseLine}\nSummary written to ${mdFile}\n`);
+      writeFileSync(join(opts.generated, "demo-summary.json"), `${JSON.stringify({ run: outcome.run, domains: rows, sample_release: { version: sample.version, identical: sample.identical, differing: sample.differing, root_hash: sample.fresh.manifest.root_hash, audit: audit ? { ok: audit.ok, tasks: audit.tasks, golden_passed: audit.golden_passed, mutants: audit.mutants } : null }, evaluation: evaluation?.rows ?? null }, null, 2)}\n`);
+      const evaluationLines = evaluation ? `\nEvaluation of ${SAMPLE_RELEASE.name}@${sample.version} (strict success per condition, deterministic customer):\n${evaluation.table}\nReports: ${evaluation.rows.map((r) => r.report).join(", ")}\n` : "";
+      process.stdout.write(`${table.toString()}\n${releaseLine}\n${evaluationLines}Summary written to ${mdFile}\n`);
       if (sample.identical === false || (audit && !audit.ok)) process.exitCode = 1;
     });
 }
