@@ -29,7 +29,7 @@ describe("synth evaluate: usage errors exit 2 quoting the value", () => {
     [["--agent", "oracle", "--tools", "magic"], '--tools expects one of direct, discovery, got "magic"'],
     [["--agent", "oracle", "--ablation", "half"], '--ablation expects one of none, gold-docs, full-disclosure, got "half"'],
     [["--agent", "oracle", "--max-tool-calls", "-3"], '--max-tool-calls expects a whole number from 1 and up, got "-3"'],
-    [["--agent", "probe:lazy"], '--agent probe:NAME expects NAME one of competent, goal-rusher, newest-version, fact-guesser, no-recheck, got "lazy"'],
+    [["--agent", "probe:lazy"], '--agent probe:NAME expects NAME one of competent, goal-rusher, newest-version, first-found, fact-guesser, no-recheck, got "lazy"'],
     [["--agent", "gpt4"], '--agent expects oracle, noop, replay:FILE, probe:NAME or provider:model, got "gpt4"'],
     [["--agent", "oracle", "--user-sim", "smart"], '--user-sim expects deterministic or provider:model, got "smart"'],
     [["--agent", "probe:competent", "--user-sim", "openai:gpt-4.1"], '--agent probe:competent works synchronously and takes only --user-sim deterministic, got "openai:gpt-4.1"'],

@@ -20,8 +20,8 @@ beforeAll(() => {
 });
 
 describe("probe panel", () => {
-  it("has the competent probe and four flawed ones, each with its one deviation", () => {
-    expect([COMPETENT, ...FLAWED_PROBES].map((p) => p.name)).toEqual(["competent", "goal-rusher", "newest-version", "fact-guesser", "no-recheck"]);
+  it("has the competent probe and five flawed ones, each with its one deviation", () => {
+    expect([COMPETENT, ...FLAWED_PROBES].map((p) => p.name)).toEqual(["competent", "goal-rusher", "newest-version", "first-found", "fact-guesser", "no-recheck"]);
     for (const p of FLAWED_PROBES) {
       const differs = (["versions", "steps", "asks", "recheck"] as const).filter((k) => p[k] !== COMPETENT[k]);
       expect(differs).toHaveLength(1);
@@ -45,18 +45,20 @@ describe("probe panel", () => {
   });
 
   it("each flawed probe fails where its deviation bites", () => {
-    expect(solvedBy("release-small")).toEqual({ competent: true, "goal-rusher": false, "newest-version": false, "fact-guesser": false, "no-recheck": true });
-    expect(solvedBy("fund-and-release")).toEqual({ competent: true, "goal-rusher": false, "newest-version": false, "fact-guesser": false, "no-recheck": false });
+    expect(solvedBy("release-small")).toEqual({ competent: true, "goal-rusher": false, "newest-version": false, "first-found": false, "fact-guesser": false, "no-recheck": true });
+    expect(solvedBy("fund-and-release")).toEqual({ competent: true, "goal-rusher": false, "newest-version": false, "first-found": false, "fact-guesser": false, "no-recheck": false });
+    // The search ranks the superseded fee schedule (version 1) first: its fee fails the version check.
+    expect(panels.get("release-small")?.find((r) => r.name === "first-found")?.failed).toEqual(["p-fee"]);
     expect(panels.get("release-small")?.find((r) => r.name === "newest-version")?.failed).toEqual(["p-fee"]);
     expect(panels.get("fund-and-release")?.find((r) => r.name === "no-recheck")?.failed).toEqual(["g-released", "p-cutoff"]);
   });
 
   it("labels difficulty by how many flawed probes fail, and drops a task no rule bites", () => {
     expect(allTasks().map((t) => calibrate(panels.get(t.id) ?? []))).toEqual([
-      { verdict: "calibrated", difficulty: "hard", flawedFailed: 3, reason: "3 of 4 flawed probes fail (goal-rusher, newest-version, fact-guesser): hard" },
-      { verdict: "calibrated", difficulty: "hard", flawedFailed: 3, reason: "3 of 4 flawed probes fail (goal-rusher, newest-version, fact-guesser): hard" },
-      { verdict: "calibrated", difficulty: "expert", flawedFailed: 4, reason: "4 of 4 flawed probes fail (goal-rusher, newest-version, fact-guesser, no-recheck): expert" },
-      { verdict: "too_easy", difficulty: null, flawedFailed: 0, reason: "too easy: every flawed probe (goal-rusher, newest-version, fact-guesser, no-recheck) solved it, so no rule bites" },
+      { verdict: "calibrated", difficulty: "expert", flawedFailed: 4, reason: "4 of 5 flawed probes fail (goal-rusher, newest-version, first-found, fact-guesser): expert" },
+      { verdict: "calibrated", difficulty: "expert", flawedFailed: 4, reason: "4 of 5 flawed probes fail (goal-rusher, newest-version, first-found, fact-guesser): expert" },
+      { verdict: "calibrated", difficulty: "expert", flawedFailed: 5, reason: "5 of 5 flawed probes fail (goal-rusher, newest-version, first-found, fact-guesser, no-recheck): expert" },
+      { verdict: "too_easy", difficulty: null, flawedFailed: 0, reason: "too easy: every flawed probe (goal-rusher, newest-version, first-found, fact-guesser, no-recheck) solved it, so no rule bites" },
     ]);
     const run = (name: string, flawed: boolean, solved: boolean): ProbeRun => ({ name, flawed, solved, failed: solved ? [] : ["g"], reasons: solved ? [] : ["g: release_payment was never executed"], trace: golden(smallRelease()) });
     expect(calibrate([run("competent", false, true), run("a", true, false), run("b", true, true)]).difficulty).toBe("easy");
@@ -76,9 +78,11 @@ describe("probe panel", () => {
 
 describe("what a probe reads", () => {
   it("picks the fee schedule in force for a corporate client; the newest-version probe picks the retail one", () => {
-    const pick = (choice: "applicable" | "newest") => chooseVersions(domain().documents, choice, "2026-03-02", { segments: ["corporate"], regions: ["DE"] }).map((d) => `${d.id}@${d.version}`);
+    const pick = (choice: "applicable" | "newest" | "first-found") => chooseVersions(domain().documents, choice, "2026-03-02", { segments: ["corporate"], regions: ["DE"] }).map((d) => `${d.id}@${d.version}`);
     expect(pick("applicable")).toEqual(["liquidity-policy@1", "payment-fee-schedule@2", "payment-release-procedure@2.0"]);
     expect(pick("newest")).toEqual(["liquidity-policy@1", "payment-fee-schedule@3", "payment-release-procedure@2.0"]);
+    // first-found: whichever version search_documents returns first for the title (ties: lower version).
+    expect(pick("first-found")).toEqual(["liquidity-policy@1", "payment-fee-schedule@1", "payment-release-procedure@2.0"]);
   });
 
   it("identifies the procedures the request refers to, in the order it mentions them", () => {

@@ -38,15 +38,15 @@ describe("the validation entry point (verify, then the release rules and the pro
   it("releases the calibrated tasks with their difficulty, drops the rest with a reason", () => {
     const { report } = result;
     expect(report.tasks.map((t) => [t.task, t.status, t.difficulty])).toEqual([
-      ["release-small", "released", "hard"],
-      ["release-approved", "released", "hard"],
+      ["release-small", "released", "expert"],
+      ["release-approved", "released", "expert"],
       ["fund-and-release", "released", "expert"],
       ["desk-note", "dropped", null],
       ["broken-golden", "dropped", null],
       ["release-small-again", "dropped", null],
     ]);
     expect(report.tasks[4]?.drop_reason).toMatch(/^golden_replay: TRACE_INVALID: golden trace does not parse: events\[1\]\.kind: /);
-    expect(result.verdicts.filter((v) => v.status === "released").map((v) => v.status === "released" && v.task.difficulty)).toEqual(["hard", "hard", "expert"]);
+    expect(result.verdicts.filter((v) => v.status === "released").map((v) => v.status === "released" && v.task.difficulty)).toEqual(["expert", "expert", "expert"]);
   });
 
   it("drops a task with 4 killed violation traces with its reason, before any probe runs", () => {
@@ -63,7 +63,7 @@ describe("the validation entry point (verify, then the release rules and the pro
 
   it("records every gate of a released task in order", () => {
     expect(result.report.tasks[0]?.gates.map((g) => g.gate)).toEqual(["golden_replay", "scenario_consistency", "alternatives", "violations", "modified_facts", "solvability", "difficulty"]);
-    expect(result.report.tasks[0]?.probes).toEqual({ competent: true, "goal-rusher": false, "newest-version": false, "fact-guesser": false, "no-recheck": true });
+    expect(result.report.tasks[0]?.probes).toEqual({ competent: true, "goal-rusher": false, "newest-version": false, "first-found": false, "fact-guesser": false, "no-recheck": true });
   });
 
   it("sums mutants and kill rates, overall and by operator", () => {

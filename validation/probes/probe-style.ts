@@ -24,6 +24,7 @@ export const COMPETENT: ProbeStyle = { name: "competent", deviation: "", version
 export const FLAWED_PROBES: readonly ProbeStyle[] = [
   { ...COMPETENT, name: "goal-rusher", deviation: "calls only the final write of each procedure it identified, skipping every earlier step", steps: "final_write" },
   { ...COMPETENT, name: "newest-version", deviation: "follows the newest version of every document, whatever its scope or effective dates", versions: "newest" },
+  { ...COMPETENT, name: "first-found", deviation: "follows whichever version of each document the document search returns first for its title, whatever its status", versions: "first-found" },
   { ...COMPETENT, name: "fact-guesser", deviation: "never asks the customer; invents plausible values for customer-sourced parameters", asks: false },
   { ...COMPETENT, name: "no-recheck", deviation: "gives up at the first rejection or error instead of waiting, re-reading and retrying", recheck: false },
 ];

@@ -1,5 +1,5 @@
 import type { SopRule, SopWorkflow } from "../../pipeline/schemas/index.js";
-import type { KnowledgeDocument } from "../../pipeline/world/documents-tool.js";
+import { searchDocuments, type KnowledgeDocument } from "../../pipeline/world/documents-tool.js";
 import { outlineText } from "../../pipeline/sources/ingest.js";
 import type { DocInput } from "../../pipeline/sop/extract-context.js";
 import { extractWorkflows } from "../../pipeline/sop/extract-workflows.js";
@@ -8,8 +8,8 @@ import { clauseResolver } from "../../pipeline/sop/clause-references.js";
 import { compareVersions, judgeDocumentVersions, type CustomerProfile } from "../../pipeline/sop/select-rules.js";
 import type { AgentView } from "./visible-world.js";
 
-/** How a probe picks document versions: those in force and in scope, or simply the newest of each id. */
-export type VersionChoice = "applicable" | "newest";
+/** How a probe picks document versions: those in force and in scope, the newest of each id, or the one a search shows first. */
+export type VersionChoice = "applicable" | "newest" | "first-found";
 
 /**
  * The versions a probe follows. `applicable`: judged from each version's dates and scope (what
@@ -17,6 +17,18 @@ export type VersionChoice = "applicable" | "newest";
  * with the latest `effective_from` (then highest version) of every id, whatever its scope or date.
  */
 export function chooseVersions(docs: readonly KnowledgeDocument[], choice: VersionChoice, date: string, customer: CustomerProfile): KnowledgeDocument[] {
+  if (choice === "first-found") {
+    // search_documents with the document's title; the first result of that id is followed (ties
+    // go to the lower version, so a superseded version the search ranks first is the one read).
+    const first = new Map<string, KnowledgeDocument>();
+    for (const d of docs) {
+      if (first.has(d.id)) continue;
+      const hit = searchDocuments(docs, d.title).results.find((r) => r.id === d.id);
+      const pick = docs.find((x) => x.id === d.id && x.version === hit?.version) ?? d;
+      first.set(d.id, pick);
+    }
+    return docs.filter((d) => first.get(d.id) === d);
+  }
   if (choice === "newest") {
     const best = new Map<string, KnowledgeDocument>();
     for (const d of docs) {
