@@ -1,6 +1,7 @@
 import { INDUSTRIES } from "../schemas/index.js";
 import type { DomainSummary } from "./collect-domain.js";
 import { rate, type ReleaseStats } from "./release-stats.js";
+import { exerciseFigures } from "./exercise-figures.js";
 
 /** What the datasheet states about how the release was built (the same values the manifest holds). */
 export interface BuildFacts {
@@ -90,6 +91,19 @@ export function renderDatasheet(domains: readonly DomainSummary[], stats: Releas
     ),
     "",
     "Distractor versions are superseded, not-yet-effective or out-of-scope documents that stay in the knowledge base and must not be followed.",
+    "",
+    "### What the tasks exercise",
+    "",
+    table(
+      ["domain", "decision branches taken", "version or scope traps", "time decides", "invariant under test", "newest-version probe solves", "first-found probe solves"],
+      domains.map((d) => {
+        const f = exerciseFigures(d.tasks, d.report);
+        const share = (n: number) => `${n}/${f.tasks}${f.tasks ? ` (${Math.round((100 * n) / f.tasks)}%)` : ""}`;
+        return [d.id, `${f.branches.taken}/${f.branches.total}`, share(f.traps), share(f.timed), share(f.invariants), share(f.newestSolves), share(f.firstFoundSolves)];
+      }),
+    ),
+    "",
+    "A decision branch is taken when a released task's state makes its condition hold (validation.json lists each branch with its tasks, or why none takes it). A trap is a check naming the clause of a version not in force that would lead to another action; time decides when a task has a deadline check, a wait or a scheduled event.",
     "",
     ...(audit
       ? [

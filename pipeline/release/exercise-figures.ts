@@ -1,0 +1,44 @@
+import type { Task, ValidationReport } from "../schemas/index.js";
+
+/** What a domain's released tasks exercise, for the datasheet (every figure recomputable from tasks and validation.json). */
+export interface ExerciseFigures {
+  /** Decision branches some released task takes / branches of the decisions of the workflows they combine. */
+  branches: { taken: number; total: number };
+  /** Tasks with a version or scope trap: a check naming a clause of a version not in force, or a rule-version check. */
+  traps: number;
+  /** Tasks whose outcome a time decides: a deadline check, a wait in the golden plan, or a scheduled event. */
+  timed: number;
+  /** Tasks with an invariant under test. */
+  invariants: number;
+  /** Released tasks the newest-version / first-found probe solves. */
+  newestSolves: number;
+  firstFoundSolves: number;
+  tasks: number;
+}
+
+/** Whether a task contains a version or scope trap. */
+export function hasVersionTrap(t: Task): boolean {
+  const checks = [...t.checks.goal, ...t.checks.process, ...t.checks.protection];
+  return checks.some((c) => c.kind === "rule_version_followed" || (c.provenance.source === "rule" && c.provenance.outdated !== undefined));
+}
+
+/** Whether a time decides a task's outcome. */
+export function isTimed(t: Task): boolean {
+  return t.scheduled_events.length > 0 || t.reference_plan.some((p) => p.operation === "wait") || t.checks.process.some((c) => c.kind === "deadline_met");
+}
+
+/** The exercise figures of one domain's released tasks. */
+export function exerciseFigures(tasks: readonly Task[], report: ValidationReport): ExerciseFigures {
+  const released = new Set(tasks.map((t) => t.id));
+  const probes = report.tasks.filter((t) => released.has(t.task)).map((t) => t.probes);
+  const branches = report.branches ?? [];
+  return {
+    branches: { taken: branches.filter((b) => b.tasks.length > 0).length, total: branches.length },
+    traps: tasks.filter(hasVersionTrap).length,
+    timed: tasks.filter(isTimed).length,
+    invariants: tasks.filter((t) => t.checks.process.some((c) => c.kind === "invariant_holds")).length,
+    newestSolves: probes.filter((p) => p["newest-version"] === true).length,
+    firstFoundSolves: probes.filter((p) => p["first-found"] === true).length,
+    tasks: tasks.length,
+  };
+}

@@ -1,0 +1,26 @@
+import { describe, expect, it } from "vitest";
+import { exerciseFigures, hasVersionTrap, isTimed } from "../../pipeline/release/exercise-figures.js";
+import { approvedRelease, smallRelease } from "../validation/fixture.js";
+import type { Task, ValidationReport } from "../../pipeline/schemas/index.js";
+
+const entry = (task: string, probes: Record<string, boolean>): ValidationReport["tasks"][number] => ({ task, status: "released", gates: [], mutants: [], kill_rate: null, repairs: [], probes, difficulty: "hard", drop_reason: null });
+
+describe("what the released tasks exercise (datasheet figures)", () => {
+  const noTrap: Task = { ...smallRelease(), id: "plain", checks: { goal: smallRelease().checks.goal, process: [], protection: [] }, reference_plan: smallRelease().reference_plan.filter((p) => p.operation !== "wait") };
+  const tasks = [smallRelease(), approvedRelease(), noTrap];
+  const report: ValidationReport = {
+    domain: "mini-payments",
+    tasks: [entry("release-small", { "newest-version": false, "first-found": false }), entry("release-approved", { "newest-version": true, "first-found": false }), entry("plain", { "newest-version": true, "first-found": true })],
+    summary: { generated: 3, released: 3, dropped: 0, repaired: 0, mutants_total: 0, mutants_killed: 0, kill_rate: null, kill_rate_by_operator: {}, survivors: [] },
+    branches: [
+      { workflow: "payment-release", decision: "d1", when: "the amount is above EUR 10,000.00", tasks: ["release-approved"], reason: null },
+      { workflow: "payment-release", decision: "d1", when: "otherwise (not: the amount is above EUR 10,000.00)", tasks: [], reason: "the condition was evaluated and did not hold on any released task's state" },
+    ],
+  };
+
+  it("counts traps, time, invariants, branches and the version probes' solves exactly", () => {
+    expect(tasks.map(hasVersionTrap)).toEqual([true, true, false]);
+    expect(tasks.map(isTimed)).toEqual([true, true, false]);
+    expect(exerciseFigures(tasks, report)).toEqual({ branches: { taken: 1, total: 2 }, traps: 2, timed: 2, invariants: 2, newestSolves: 2, firstFoundSolves: 1, tasks: 3 });
+  });
+});
