@@ -58,6 +58,8 @@ describe("decision-faithful plans", () => {
     ]);
     expect(small?.mutants.filter((m) => m.operator === "take_other_branch")).toEqual([
       expect.objectContaining({ killed: true, target_check: "process-payment-release-d1-not-taken-propose_release", reason: 'the condition "the amount is above EUR 250,000.00" did not hold, but propose_release ran with payment_id = "PAY-00002" at event 6' }),
+      // The otherwise branch ("continue with step 5") names no operation: it requires the step it leads to.
+      expect.objectContaining({ killed: true, target_check: "process-payment-release-d1-taken-release_payment", reason: 'the condition "otherwise (not: the amount is above EUR 250,000.00)" held, but release_payment never ran with payment_id = "PAY-00002"' }),
     ]);
   }, 60_000);
 

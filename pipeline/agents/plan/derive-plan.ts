@@ -259,7 +259,18 @@ export function derivePlan(ctx: DomainContext, index: WorldIndex, draft: (facts:
     terminals.push(found.lastWrite);
     start = found;
   }
-  return { actions: start.actions, facts: start.facts, approvals: start.approvals, terminals, decisions: start.decisions };
+  // A branch taken whose outcome names no operation requires the operation of the step it leads to
+  // (when the plan ran it there): that is what following the branch did.
+  const decisions = start.decisions.map((d) => {
+    if (!d.held || d.operations.length > 0) return d;
+    const wf = units.find((u) => u.workflow.id === d.workflow)?.workflow;
+    const goto = wf?.decisions.find((x) => x.id === d.decision)?.branches.find((b) => b.when === d.when)?.goto;
+    const target = goto ? wf?.steps.find((s) => s.id === goto) : undefined;
+    const op = target?.operation ? index.ops.get(target.operation) : undefined;
+    const ran = op && op.side === "agent" && start.actions.some((a) => a.type === "call" && a.operation === op.name && a.workflow === d.workflow && a.step === target?.id);
+    return ran && op ? { ...d, operations: [op.name] } : d;
+  });
+  return { actions: start.actions, facts: start.facts, approvals: start.approvals, terminals, decisions };
 }
 
 /** Why a write changed nothing, when its arguments are the subject row's current values of the same name. */
