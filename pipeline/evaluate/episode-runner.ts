@@ -13,6 +13,7 @@ import { countCalls } from "./call-counts.js";
 import { judgeEpisode } from "./judge-episode.js";
 import { writeTrace, type EpisodeKey } from "./results-log.js";
 import { givenDocuments, openingFor } from "./ablation.js";
+import { visibleWorld } from "./agents/visible-world.js";
 
 /** One episode to run: a task, a condition, a run index and its seed. */
 export interface PlannedEpisode {
@@ -95,7 +96,7 @@ export async function runEpisode(p: PlannedEpisode, ctx: RunnerContext): Promise
         businessDate: task.as_of,
         domainTitle: domain.card.title,
       });
-      const agent = ctx.agent.create({ world: domain.world, golden, role: domain.card.role, task: task.id, seed: p.seed });
+      const agent = ctx.agent.create({ world: visibleWorld(domain.world), golden, role: domain.card.role, task: task.id, seed: p.seed });
       run = await runBounded(agent.run(session), session, settings.wall_time_ms);
     } catch (e) {
       error = errorOf(e);

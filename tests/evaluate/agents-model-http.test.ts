@@ -7,6 +7,9 @@ import { EvaluationResult } from "../../pipeline/schemas/evaluation-result.js";
 import { testConfig } from "../llm/helpers.js";
 import { chat, ScriptedServer, type SeenRequest, type ServerReply } from "../llm/scripted-server.js";
 import { SAMPLE, settingsWith } from "./runner-fixture.js";
+import { loadEvalRelease } from "../../pipeline/evaluate/load-release.js";
+
+const item001 = loadEvalRelease(SAMPLE).tasks.find((t) => t.task.id === "fx-treasury-001")!.task;
 
 let server: ScriptedServer | null = null;
 afterEach(async () => {
@@ -56,6 +59,12 @@ describe("the provider:model agent over HTTP (real ChatOpenAI client, scripted s
     const tools = (first.body.tools as Array<{ function: { name: string } }>).map((t) => t.function.name);
     expect(tools).toEqual(expect.arrayContaining(["list_reference_documents", "search_documents", "read_document", "query_database", "wait", "send_message", "finish", "defer_payment", "cancel_payment"]));
     expect(tools).not.toContain("approve_payment_release");
+    // Nothing the agent may not see is in what the model is sent: check ids, hidden columns, the reference plan.
+    const sent = JSON.stringify(first.body);
+    for (const secret of [...item001.checks.goal.map((c) => c.id), "reference_plan", item001.scenario.persona]) expect(sent).not.toContain(secret);
+    const query = (first.body.tools as Array<{ function: { name: string; description: string } }>).find((t) => t.function.name === "query_database")!;
+    expect(query.function.description).toContain("- payments(");
+    expect(query.function.description).not.toContain("invoice_ref");
     // The text-only turn and the malformed call were answered, not the end of the episode.
     expect(lastMessage(agentRequests[1]!)).toMatchObject({ role: "user", content: expect.stringContaining("You replied without calling a tool") });
     expect(lastMessage(agentRequests[2]!)).toMatchObject({ role: "tool", content: expect.stringContaining("are not valid JSON") });

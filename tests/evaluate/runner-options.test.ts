@@ -60,3 +60,17 @@ describe("episode options", () => {
     expect(o.results.every((r) => r.strict_success)).toBe(true);
   }, 60_000);
 });
+
+describe("what an agent factory is given", () => {
+  it("the visible world only: no hidden column, precondition, effect, result SQL, row, generator or event", async () => {
+    const { visibleWorld } = await import("../../pipeline/evaluate/agents/visible-world.js");
+    const v = visibleWorld(item.domain.world);
+    expect(v.tables.flatMap((t) => t.columns.filter((c) => c.hidden))).toEqual([]);
+    expect(v.tables.flatMap((t) => t.rows)).toEqual([]);
+    expect(v.tables.some((t) => "generate" in t)).toBe(false);
+    expect(v.operations.every((o) => o.preconditions.length === 0 && o.effects.length === 0 && o.result === null && o.rules.length === 0)).toBe(true);
+    expect([v.events, v.rules]).toEqual([[], []]);
+    expect(v.operations.map((o) => o.name)).toEqual(item.domain.world.operations.map((o) => o.name));
+    expect(item.domain.world.tables.flatMap((t) => t.columns.filter((c) => c.hidden)).length).toBeGreaterThan(0);
+  });
+});

@@ -63,6 +63,8 @@ export function modelAgent(spec: string, runtime: LlmRuntime): AgentFactory {
             tools: session.tools,
             messages: [new SystemMessage(agentSystemPrompt(session, role)), new HumanMessage(openingMessage(session))],
             maxTurns: session.maxTurns + 1,
+            // Text-only turns and malformed arguments are answered every time; only the turn bound ends the episode.
+            maxNudges: session.maxTurns,
             execute: async (call) => {
               try {
                 return await session.call(call.name, call.args);

@@ -57,7 +57,7 @@ export interface AgentRun {
 
 /** What an agent is built from for one episode. Only the oracle's factory reads `golden`. */
 export interface AgentInput {
-  /** The visible world (agent-view.ts / visible-world.ts strip what an agent may not see). */
+  /** The world as an agent may see it (agents/visible-world.ts: no hidden column, precondition, effect, row or event). */
   world: import("../../schemas/index.js").WorldModel;
   /** The task's golden trace: the oracle's script, given to no other agent. */
   golden: import("../../schemas/index.js").Trace;
