@@ -99,7 +99,9 @@ export class DeterministicRubricWriter implements RubricWriter {
         const decision = wf?.decisions.find((x) => x.id === d.decision);
         if (!wf || !decision || d.operations.length === 0) continue;
         const table = index.subjectTable(wf);
-        const key = subjects.find((x) => x.table === table.name)?.key;
+        // This workflow's subject: the key its own calls pass (two workflows of a task may share a table).
+        const own = task.reference_plan.find((p) => p.workflow === d.workflow && p.args[table.primary_key] !== undefined);
+        const key = (own?.args[table.primary_key] as string | number | undefined) ?? subjects.find((x) => x.table === table.name)?.key;
         const args = key !== undefined && d.operations.every((o) => index.ops.get(o)?.params[table.primary_key]) ? { [table.primary_key]: key } : {};
         const branchRule = decision.branches.find((b) => b.when === d.when)?.rule;
         const base = (branchRule ? ruleProvenance(ctx, branchRule) : null) ?? { source: "rule" as const, rule: decision.provenance.clause ?? `${wf.id}/${d.decision}`, at: decision.provenance };
