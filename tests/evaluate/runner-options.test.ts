@@ -43,6 +43,7 @@ describe("episode options", () => {
     const full = await runEpisode({ item, condition: "E0", run: 0, seed: 1 }, { settings: settings({ ablation: "full-disclosure", agent: "noop", wall_time_ms: 60_000 }), agent: agentFactory("noop", noRuntime), customer: deterministicCustomer, out });
     const trace = JSON.parse(readFileSync(join(out, full.trace_file), "utf8")) as { events: Array<{ kind: string; text: string; facts: string[] }> };
     expect(trace.events[0]).toMatchObject({ kind: "customer_message", facts: ["reason"], text: `${item.task.scenario.opening_request} ${item.task.scenario.private_facts[0]!.statement}` });
+    expect(full.user_sim_flags).toEqual([]);
   });
 
   it("faults are seeded by (task, condition, run): the same evaluation twice gives the same results, byte for byte", async () => {
