@@ -49,6 +49,17 @@ export interface SessionOptions {
   domainTitle: string;
 }
 
+// Tool specs (JSON Schemas of every tool) depend only on the world and the mode: built once, not per episode.
+const specCache = new WeakMap<object, Map<string, readonly ToolSpec[]>>();
+
+function offeredTools(world: Parameters<typeof agentToolSpecs>[0], mode: "direct" | "discovery"): readonly ToolSpec[] {
+  let perWorld = specCache.get(world);
+  if (!perWorld) specCache.set(world, (perWorld = new Map()));
+  let specs = perWorld.get(mode);
+  if (!specs) perWorld.set(mode, (specs = [...agentToolSpecs(world, mode), ...CONVERSATION_TOOLS]));
+  return specs;
+}
+
 function toolError(code: string, message: string): { error: { code: string; message: string } } {
   return { error: { code, message } };
 }
@@ -87,7 +98,7 @@ export class Session implements AgentSession {
     this.businessDate = o.businessDate;
     this.domainTitle = o.domainTitle;
     const world = o.driver.episode.world;
-    this.tools = [...agentToolSpecs(world, o.tools), ...CONVERSATION_TOOLS];
+    this.tools = offeredTools(world, o.tools);
     this.#offered = new Set(this.tools.map((t) => t.name));
     this.#operations = new Set([...world.operations.values()].filter(({ op }) => op.side === "agent").map(({ op }) => op.name));
   }
