@@ -48,7 +48,9 @@ const NAME = /^[a-z0-9][a-z0-9_-]*$/;
  * version under `root`).
  */
 export function findReleaseDir(arg: string, root = join("generated", "releases")): string {
-  if (!existsSync(arg) && NAME.test(arg)) {
+  // A bare name is a release name when `root` holds it (a folder of that name in the working
+  // directory, such as bench/, is not a release); otherwise it must be a path.
+  if (NAME.test(arg) && (existsSync(join(root, arg)) || !existsSync(arg))) {
     const dir = join(root, arg);
     const versions = existsSync(dir) ? readdirSync(dir).filter((v) => /^\d+\.\d+\.\d+$/.test(v) && statSync(join(dir, v)).isDirectory()) : [];
     if (versions.length === 0) throw new FoundryError("RELEASE_NOT_FOUND", `no release named ${arg} (no X.Y.Z folder under ${dir})`, { file: dir }, arg);
