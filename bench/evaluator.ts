@@ -144,6 +144,7 @@ if (args.includes("--write")) {
     "",
     `Sample release ${release.name}@${release.version}, every task at E0 with the deterministic customer, medians of ${ROUNDS} interleaved rounds after a warm-up, one process (${os.cpus().length} cores, ${os.cpus()[0]?.model ?? "?"}, Node ${process.versions.node}).`,
     "The scripted model agent answers instantly with the golden trace's next call, so what is timed is the evaluator itself. A benchmark, not a timed test.",
+    "Per episode, opening a fresh database copy (its statements prepared anew), writing the trace durably (fsync) and re-running every check cost more than the calls themselves (a CPU profile of oracle episodes), so the ratio falls with longer episodes.",
     "",
     "| measure | value |",
     "|---|---|",
