@@ -57,9 +57,11 @@ describe("a build names every unit the designer could not execute", () => {
     const slots = [1, 2, 3, 4, 5, 6].map((n) => ({ item: `slot-${n}`, reason: slotReason }));
     expect(stageOf(root, "design_tasks")).toEqual({ stage: "design_tasks", items_in: 6, items_out: 0, dropped: slots });
     const text = screen(outcome);
-    expect(text).toContain("design_units 1 0 payment-release on payments PAY-00001: step s5 (release_payment): no value for release_code");
-    // Six reasons are longer than the 600 characters the table used to cut its cells at: all are shown.
-    expect(text).toContain(`design_tasks 6 0 ${slots.map((s) => `${s.item}: ${s.reason}`).join(" ")} `);
+    expect(text).toContain("acme-payments design_units 1 0 1 (step s5 (release_payment) 1)");
+    expect(text).toContain("acme-payments design_tasks 6 0 6 (design 6)");
+    expect(text).toContain("dropped, with their reasons: acme-payments design_units payment-release on payments PAY-00001: step s5 (release_payment): no value for release_code ");
+    // Six reasons are longer than the 600 characters the table used to cut its cells at: all are shown, whole.
+    expect(text).toContain(` ${slots.map((s) => `acme-payments design_tasks ${s.item}: ${s.reason}`).join(" ")} `);
   }, 60_000);
 
   it("a refusing precondition: the reason names the precondition and its message, in full, also with --json", () => {

@@ -27,6 +27,14 @@ function flagsToConfig(o: Pick<BuildFlags, "seed" | "model" | "modelFor">): Reco
   return flags;
 }
 
+/** "3 (solvability 2, duplicate 1)": how many were dropped and by which gate. */
+function causes(reasons: readonly string[]): string {
+  if (reasons.length === 0) return "";
+  const by = new Map<string, number>();
+  for (const r of reasons) by.set(dropCause(r, "design"), (by.get(dropCause(r, "design")) ?? 0) + 1);
+  return `${reasons.length} (${[...by].map(([c, n]) => `${c} ${n}`).join(", ")})`;
+}
+
 /** The end-of-build table: per domain and stage, items in and out and what was dropped. */
 export function printOutcome(outcome: BuildOutcome, json: boolean): void {
   // Items lost to model failures make the build exit 1, with how many and why (also with --json, on stderr).
@@ -48,9 +56,15 @@ export function printOutcome(outcome: BuildOutcome, json: boolean): void {
     process.stdout.write(`${d.domain}: paused for review at ${d.paused?.stage}: ${d.paused?.message}\n  continue with: synth resume ${outcome.run} --approve\n`);
   }
   if (outcome.domains.every((d) => d.paused)) return;
-  const table = new Table({ head: ["domain", "stage", "in", "out", "dropped (reasons)"], wordWrap: true, colWidths: [20, 20, 6, 6, 70] });
+  // The table holds counts and causes; every reason is printed whole below it, one per line (a cut
+  // reason hides the step or value that failed, and wrapping long cells costs cli-table3 seconds).
+  const table = new Table({ head: ["domain", "stage", "in", "out", "dropped (causes)"] });
+  const reasons: string[] = [];
   for (const d of outcome.domains) {
-    for (const s of d.stages) table.push([d.domain, s.stage, s.items_in, s.items_out, s.dropped.map((x) => `${x.item}: ${x.reason}`).join("\n")]); // every reason in full: a cut reason hides the step or value that failed
+    for (const s of d.stages) {
+      table.push([d.domain, s.stage, s.items_in, s.items_out, causes(s.dropped.map((x) => x.reason))]);
+      for (const x of s.dropped) reasons.push(`  ${d.domain} ${s.stage} ${x.item}: ${x.reason}`);
+    }
     const failed = d.records.filter((r) => r.status === "dropped" && !r.id).length;
     table.push([d.domain, "tasks", d.records.length, d.released, `${d.dropped} dropped${failed ? ` (${failed} slots found no executable design)` : ""}`]);
   }
@@ -70,7 +84,8 @@ export function printOutcome(outcome: BuildOutcome, json: boolean): void {
   }
   const timing = new Table({ head: ["stage", "time", "stage cache hits", "model calls", "tokens in/out"] });
   for (const s of outcome.stats) timing.push([s.stage, `${(s.ms / 1000).toFixed(2)} s`, s.cache_hits, s.model_calls, `${s.tokens_in}/${s.tokens_out}`]);
-  process.stdout.write(`${table.toString()}\n${timing.toString()}\nrun ${outcome.run}: ${outcome.domains.reduce((n, d) => n + d.released, 0)} task(s) released; stage cache ${outcome.cache.hits} hit(s), ${outcome.cache.misses} miss(es)\n`);
+  const dropped = reasons.length > 0 ? `dropped, with their reasons:\n${reasons.join("\n")}\n` : "";
+  process.stdout.write(`${table.toString()}\n${dropped}${timing.toString()}\nrun ${outcome.run}: ${outcome.domains.reduce((n, d) => n + d.released, 0)} task(s) released; stage cache ${outcome.cache.hits} hit(s), ${outcome.cache.misses} miss(es)\n`);
 }
 
 /** `synth build` and `synth resume`. */
