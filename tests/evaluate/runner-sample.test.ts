@@ -11,6 +11,15 @@ describe("synth evaluate on the sample release", () => {
     expect(o.summary.overall.strict_success.rate).toBe(1);
   }, 120_000);
 
+  it("oracle under explicit faults: a call a fault replaced is made again, so it stays the upper bound", async () => {
+    const o = await evaluateSample({ agent: "oracle", conditions: ["E1"] });
+    const faulted = o.results.filter((r) => r.faults_injected > 0);
+    expect(faulted.length).toBeGreaterThan(40);
+    // Every faulted episode made more calls than the golden trace: the retries.
+    expect(faulted.every((r) => r.calls.total > r.golden_calls.total)).toBe(true);
+    expect(strictRate(o, "E1")).toBeGreaterThan(0.9);
+  }, 120_000);
+
   it("noop: 0% at every condition, nothing called", async () => {
     const o = await evaluateSample({ agent: "noop", conditions: ["E0", "E1", "E2", "E3"] });
     expect(o.results).toHaveLength(4 * 53);
