@@ -32,7 +32,30 @@ function causes(reasons: readonly string[]): string {
   if (reasons.length === 0) return "";
   const by = new Map<string, number>();
   for (const r of reasons) by.set(dropCause(r, "design"), (by.get(dropCause(r, "design")) ?? 0) + 1);
-  return `${reasons.length} (${[...by].map(([c, n]) => `${c} ${n}`).join(", ")})`;
+  const top = [...by].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  const shown = top.slice(0, 3).map(([c, n]) => `${c} ${n}`).join(", ");
+  return `${reasons.length} (${shown}${top.length > 3 ? `, ${top.length - 3} more causes below` : ""})`;
+}
+
+/**
+ * Drops of one stage with the same reason and the same item kind (`payment-recall on payments …`)
+ * as one line, naming the first items and how many more: every reason is printed whole, but a
+ * workflow that does not apply to 40 rows is one line, not 40 (report.json lists each item).
+ */
+function groupByReason(dropped: ReadonlyArray<{ item: string; reason: string }>): string[] {
+  const groups = new Map<string, { kind: string; items: string[]; reason: string }>();
+  for (const x of dropped) {
+    const m = /^(.* on \S+) (\S+)$/.exec(x.item);
+    const kind = m ? (m[1] as string) : "";
+    const key = `${kind}\u0000${x.reason}`;
+    const g = groups.get(key) ?? { kind, items: [], reason: x.reason };
+    g.items.push(m ? (m[2] as string) : x.item);
+    groups.set(key, g);
+  }
+  return [...groups.values()].map((g) => {
+    const shown = g.items.length > 4 ? `${g.items.slice(0, 3).join(", ")} and ${g.items.length - 3} more` : g.items.join(", ");
+    return `${g.kind ? `${g.kind} ` : ""}${shown}: ${g.reason}`;
+  });
 }
 
 /** The end-of-build table: per domain and stage, items in and out and what was dropped. */
@@ -63,7 +86,7 @@ export function printOutcome(outcome: BuildOutcome, json: boolean): void {
   for (const d of outcome.domains) {
     for (const s of d.stages) {
       table.push([d.domain, s.stage, s.items_in, s.items_out, causes(s.dropped.map((x) => x.reason))]);
-      for (const x of s.dropped) reasons.push(`  ${d.domain} ${s.stage} ${x.item}: ${x.reason}`);
+      for (const g of groupByReason(s.dropped)) reasons.push(`  ${d.domain} ${s.stage} ${g}`);
     }
     const failed = d.records.filter((r) => r.status === "dropped" && !r.id).length;
     table.push([d.domain, "tasks", d.records.length, d.released, `${d.dropped} dropped${failed ? ` (${failed} slots found no executable design)` : ""}`]);
