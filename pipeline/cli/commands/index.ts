@@ -10,6 +10,7 @@ import { registerBuild } from "./build.js";
 import { registerEvaluate } from "./evaluate.js";
 import { registerScore } from "./score.js";
 import { registerCompare } from "./compare.js";
+import { registerShow } from "./show.js";
 
 /** Every command of `synth`, in the order `--help` lists them. */
-export const COMMANDS: ReadonlyArray<(program: Command) => void> = [registerCheckSources, registerSop, registerBuild, registerSchema, registerDemo, registerRelease, registerAudit, registerDiff, registerEvaluate, registerScore, registerCompare];
+export const COMMANDS: ReadonlyArray<(program: Command) => void> = [registerCheckSources, registerSop, registerBuild, registerSchema, registerDemo, registerRelease, registerAudit, registerDiff, registerEvaluate, registerScore, registerCompare, registerShow];

@@ -1,0 +1,32 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import type { Command } from "commander";
+import { renderText } from "../../show/render-text.js";
+import { showReleaseTask } from "../../show/show-task.js";
+
+/** `synth show RELEASE TASK`: one task, its golden trace, its checks and the clauses behind them, for review. */
+export function registerShow(program: Command): void {
+  program
+    .command("show")
+    .description("Show a released task for review: the task and customer, its documents, the golden trace event by event with the clause behind each step and the rows it changed, and every check with its provenance and the violation traces that target it.")
+    .argument("<release>", "release folder, NAME@X.Y.Z or NAME (its newest version) under --releases")
+    .argument("<task>", "task id")
+    .option("--releases <dir>", "where NAME and NAME@X.Y.Z are looked up", join("generated", "releases"))
+    .option("--json", "print the view as one JSON object (schema: pipeline/show/task-view.ts)")
+    .addHelpText(
+      "after",
+      `
+The release is verified against its manifest first; a file that does not match is named and the
+release is refused. An unknown task id exits 1 and lists the nearest ids. Without --json a text
+view goes to the terminal (bold headings on a TTY). Exit codes: 0 shown, 1 invalid input, 2 usage.
+
+Examples:
+  synth show sample customs-clearance-001
+  synth show sample@1.0.0 fx-treasury-003 --json`,
+    )
+    .action((release: string, taskId: string, flags: { releases: string; json?: boolean }) => {
+      const view = showReleaseTask(release, taskId, flags.releases);
+      process.stdout.write(flags.json ? `${JSON.stringify(view, null, 2)}\n` : renderText(view, { color: process.stdout.isTTY === true }));
+      process.exitCode = 0;
+    });
+}

@@ -1,0 +1,74 @@
+import { join } from "node:path";
+import { parse as parseYaml } from "yaml";
+import { FoundryError } from "../core/errors.js";
+import { Sop, type ReleaseManifest } from "../schemas/index.js";
+import { compileWorld } from "../world/compile-world.js";
+import type { InitialState } from "../world/build-state.js";
+import { findReleaseDir } from "../evaluate/load-release.js";
+import { verifyIntegrity } from "../../validation/audit/verify-integrity.js";
+import { parseReleaseDomain, releaseDomainIds, type ReleaseDomain } from "../../validation/audit/parse-release.js";
+import { storedState } from "../../validation/audit/audit-task.js";
+import { domainFiles } from "../../validation/audit/release-layout.js";
+
+/** One domain of a release as `synth show` reads it: parsed artifacts, base state, SOP, document lines. */
+export interface ShowDomain {
+  parsed: ReleaseDomain;
+  base: InitialState;
+  sop: Sop | null;
+  /** `id@version` → the lines of that document file (front matter included: provenance counts file lines). */
+  lines: Map<string, string[]>;
+}
+
+/** A verified release opened for review. */
+export interface ShowRelease {
+  dir: string;
+  manifest: ReleaseManifest;
+  domains: Map<string, ShowDomain>;
+}
+
+function docLines(contents: ReadonlyMap<string, Buffer>, domain: string): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  const prefix = `domains/${domain}/docs/`;
+  for (const [file, bytes] of contents) {
+    if (!file.startsWith(prefix) || !file.endsWith(".md")) continue;
+    const text = bytes.toString("utf8");
+    const fm = /^---\r?\n([\s\S]*?)\r?\n---/.exec(text);
+    if (!fm) continue;
+    const meta = parseYaml(fm[1] as string) as { id?: unknown; version?: unknown } | null;
+    if (meta && typeof meta.id === "string" && meta.version !== undefined) out.set(`${meta.id}@${String(meta.version)}`, text.split(/\r?\n/));
+  }
+  return out;
+}
+
+/**
+ * Open a release for review: every file is checked against the manifest with the audit's
+ * integrity check first, and a release that fails is refused with one error per bad file, before
+ * anything of it is shown (a reviewer must not audit content that is not the published release).
+ */
+export function openShowRelease(arg: string, root?: string): ShowRelease {
+  const dir = findReleaseDir(arg, root);
+  const integrity = verifyIntegrity(dir);
+  const refuse = (failures: ReadonlyArray<{ file: string; reason: string }>): never => {
+    const errors = failures.map((f) => new FoundryError("RELEASE_TAMPERED", `refusing to show: ${f.reason}`, { file: join(dir, f.file) }));
+    throw errors.length === 1 ? errors[0] : new AggregateError(errors, `refusing to show ${dir}: ${errors.length} files do not match the manifest`);
+  };
+  if (!integrity.manifest || integrity.failures.length > 0) refuse(integrity.failures.length > 0 ? integrity.failures : [{ file: "manifest.json", reason: "no manifest" }]);
+  const manifest = integrity.manifest!;
+  const problems: Array<{ file: string; reason: string }> = [];
+  const domains = new Map<string, ShowDomain>();
+  for (const id of releaseDomainIds(manifest)) {
+    const parsed = parseReleaseDomain({ manifest, contents: integrity.contents }, id, problems);
+    if (!parsed.card || !parsed.world || !parsed.state) continue;
+    const compiled = compileWorld(parsed.world, domainFiles(id).world);
+    const sopBytes = integrity.contents.get(domainFiles(id).sop);
+    let sop: Sop | null = null;
+    if (sopBytes) {
+      const r = Sop.safeParse(JSON.parse(sopBytes.toString("utf8")));
+      if (r.success) sop = r.data;
+      else problems.push({ file: domainFiles(id).sop, reason: `schema: ${r.error.issues[0]?.message ?? "invalid"}` });
+    }
+    domains.set(id, { parsed, base: storedState(compiled, parsed.state, parsed.card.generation.seed), sop, lines: docLines(integrity.contents, id) });
+  }
+  if (problems.length > 0) refuse(problems);
+  return { dir, manifest, domains };
+}
