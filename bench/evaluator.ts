@@ -27,8 +27,10 @@ import { deterministicCustomer } from "../pipeline/evaluate/customer/determinist
 import { countCalls } from "../pipeline/evaluate/call-counts.js";
 import { evaluate } from "../pipeline/evaluate/evaluate.js";
 import { writeBenchmarksSection } from "./benchmarks-section.js";
+import { latestVersion } from "../pipeline/build/sample-release.js";
 
-const SAMPLE = fileURLToPath(new URL("../generated/releases/sample/1.0.0", import.meta.url));
+const RELEASES = fileURLToPath(new URL("../generated/releases", import.meta.url));
+const SAMPLE = join(RELEASES, "sample", latestVersion(RELEASES, "sample") ?? "missing");
 const args = process.argv.slice(2);
 const ROUNDS = Number(args[args.indexOf("--rounds") + 1]) || 5;
 
