@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Command } from "commander";
+import { renderHtml } from "../../show/render-html.js";
 import { renderText } from "../../show/render-text.js";
 import { showReleaseTask } from "../../show/show-task.js";
 
@@ -13,20 +14,29 @@ export function registerShow(program: Command): void {
     .argument("<task>", "task id")
     .option("--releases <dir>", "where NAME and NAME@X.Y.Z are looked up", join("generated", "releases"))
     .option("--json", "print the view as one JSON object (schema: pipeline/show/task-view.ts)")
+    .option("--html <out>", "write the view as one self-contained HTML page to this file (the terminal gets its path)")
     .addHelpText(
       "after",
       `
 The release is verified against its manifest first; a file that does not match is named and the
 release is refused. An unknown task id exits 1 and lists the nearest ids. Without --json a text
-view goes to the terminal (bold headings on a TTY). Exit codes: 0 shown, 1 invalid input, 2 usage.
+view goes to the terminal (bold headings on a TTY). --html writes a page with no script and nothing
+fetched, with anchors #event-N and #check-ID for review comments. Exit codes: 0 shown, 1 invalid input, 2 usage.
 
 Examples:
   synth show sample customs-clearance-001
-  synth show sample@1.0.0 fx-treasury-003 --json`,
+  synth show sample@1.0.0 fx-treasury-003 --json
+  synth show sample ed-triage-001 --html /tmp/ed-triage-001.html`,
     )
-    .action((release: string, taskId: string, flags: { releases: string; json?: boolean }) => {
+    .action((release: string, taskId: string, flags: { releases: string; json?: boolean; html?: string }) => {
       const view = showReleaseTask(release, taskId, flags.releases);
-      process.stdout.write(flags.json ? `${JSON.stringify(view, null, 2)}\n` : renderText(view, { color: process.stdout.isTTY === true }));
+      if (flags.html) {
+        mkdirSync(dirname(flags.html), { recursive: true });
+        writeFileSync(flags.html, renderHtml(view));
+      }
+      if (flags.json) process.stdout.write(`${JSON.stringify(view, null, 2)}\n`);
+      else if (flags.html) process.stdout.write(`wrote ${flags.html}\n`);
+      else process.stdout.write(renderText(view, { color: process.stdout.isTTY === true }));
       process.exitCode = 0;
     });
 }
