@@ -36,7 +36,7 @@ export async function rebuildAndCompare(releaseDir: string, opts: { sourcesDir: 
     // The manifest's provenance, not today's configuration: the same seed and the same model per role.
     const config = resolveConfig({ flags: { seed: manifest.seed, models: manifest.models } });
     await runBuild({ config, domains, paths: { sources: opts.sourcesDir, sop: join(root, "sop"), generated: join(root, "generated") }, progress: opts.progress ?? new Progress("silent") });
-    const fresh = await exportRelease({ name: manifest.name, version: manifest.version, domains, generatedDir: join(root, "generated"), sourcesDir: opts.sourcesDir, outRoot: join(root, "out"), revision: manifest.pipeline.revision });
+    const fresh = await exportRelease({ name: manifest.name, version: manifest.version, domains, generatedDir: join(root, "generated"), sourcesDir: opts.sourcesDir, outRoot: join(root, "out"), revision: manifest.pipeline.revision, replaces: manifest.replaces ?? null });
     const a = manifest.files;
     const b = fresh.manifest.files;
     const differing = [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((f) => a[f] !== b[f]).sort();
