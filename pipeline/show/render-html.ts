@@ -79,6 +79,7 @@ export function renderHtml(view: TaskView): string {
       return `<tr><td>${d.role === "in_force" ? "in force" : "distractor"}</td><td><code>${e(d.key)}</code></td><td>${e(d.title ?? "not in the release")}</td><td>${e(d.effective_from ?? "–")} to ${e(d.effective_to ?? "open")}</td><td>${e(scope)}</td></tr>`;
     })
     .join("");
+  const whole = view.checks.filter((c) => !c.verdict.passed && c.verdict.event === null);
   const list = (items: string[]) => (items.length === 0 ? "<p>None.</p>" : `<ul>${items.map((i) => `<li>${i}</li>`).join("")}</ul>`);
   const groups = (["goal", "process", "protection"] as const).map((g) => `<h2 id="${g}-checks">${g[0]!.toUpperCase()}${g.slice(1)} checks</h2>${view.checks.filter((c) => c.group === g).map(checkSection).join("\n")}`).join("\n");
   return `<!doctype html>
@@ -102,7 +103,8 @@ ${facts ? `<table><thead><tr><th>fact</th><th>value</th><th>statement</th><th>di
 <section id="trace"><h2>Trace, event by event</h2>
 <table><thead><tr><th>event</th><th>plan step and clause</th><th>state changes</th><th>checks decided here</th></tr></thead><tbody>
 ${view.events.map((ev) => eventRow(ev, checks)).join("\n")}
-</tbody></table></section>
+</tbody></table>
+${whole.length > 0 ? `<h3>Failed checks no single event decided</h3><ul>${whole.map((c) => `<li class="failed"><a href="#${checkAnchor(c.id)}">${e(c.id)}</a>: ${e(c.verdict.reason)}</li>`).join("")}</ul>` : ""}</section>
 ${groups}
 </body></html>
 `;

@@ -91,6 +91,11 @@ export function renderText(view: TaskView, style: TextStyle = { color: false }):
   const checks = new Map(view.checks.map((c) => [c.id, c]));
   out.push("", h(`Trace, event by event (${view.events.length} events)`));
   for (const e of view.events) out.push(...eventLines(e, checks));
+  const whole = view.checks.filter((c) => !c.verdict.passed && c.verdict.event === null);
+  if (whole.length > 0) {
+    out.push("", h("Failed checks no single event decided"));
+    for (const c of whole) out.push(`  FAILED ${c.id}: ${c.verdict.reason}`);
+  }
   for (const group of ["goal", "process", "protection"] as const) {
     const g = view.checks.filter((c) => c.group === group);
     out.push("", h(`${group[0]!.toUpperCase()}${group.slice(1)} checks (${g.length})`));
