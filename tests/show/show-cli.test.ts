@@ -27,7 +27,9 @@ describe("synth show --json", () => {
     const task = JSON.parse(readFileSync(join(SAMPLE_DIR, "domains/fx-treasury/tasks/fx-treasury-003.json"), "utf8")) as { checks: Record<string, unknown[]>; reference_plan: unknown[] };
     expect(view.checks).toHaveLength(Object.values(task.checks).flat().length);
     // every reference-plan step is placed at one event, in order
-    expect(view.events.filter((e) => e.plan !== null).map((e) => e.plan!.step)).toEqual(task.reference_plan.map((_, i) => i + 1));
+    const plan = task.reference_plan as Array<{ step: number; operation: string }>;
+    const label = (e: (typeof view.events)[number]) => (e.kind === "agent_message" ? "ask" : e.kind === "approval" ? "approve" : e.name);
+    expect(view.events.filter((e) => e.plan !== null).map((e) => [e.plan!.step, label(e)])).toEqual(plan.map((p) => [p.step, p.operation]));
     expect(view.task.private_facts.every((f) => f.hidden_from_agent)).toBe(true);
     // the golden trace passes every check, and every violation trace aimed at a check fails it
     expect(view.checks.filter((c) => !c.verdict.passed)).toEqual([]);
