@@ -5,9 +5,11 @@ import { fileURLToPath } from "node:url";
 import { evaluate, type EvaluateOutcome } from "../../pipeline/evaluate/evaluate.js";
 import type { EvaluationSettings } from "../../pipeline/evaluate/settings.js";
 import { testConfig } from "../llm/helpers.js";
+import { latestVersion } from "../../pipeline/build/sample-release.js";
 
 export const RELEASES = fileURLToPath(new URL("../../generated/releases", import.meta.url));
-export const SAMPLE = join(RELEASES, "sample", "1.0.0");
+/** The newest committed version of the sample release. */
+export const SAMPLE = join(RELEASES, "sample", latestVersion(RELEASES, "sample") ?? "missing");
 
 /** Settings of a test evaluation: the CLI defaults, with `over` applied. */
 export function settingsWith(over: Partial<Omit<EvaluationSettings, "release">> & { agent: string }): Omit<EvaluationSettings, "release"> {
