@@ -8,9 +8,9 @@ function sameLines(a: Provenance, b: Provenance): boolean {
   return a.document === b.document && a.version === b.version && a.line_start === b.line_start && a.line_end === b.line_end;
 }
 
-/** Every provenance the SOP holds: its rules', workflows' and steps'. */
+/** Every provenance the SOP holds: its rules', workflows', steps' and decisions'. */
 function sopProvenances(ctx: DomainContext): Provenance[] {
-  return [...ctx.sop.rules.map((r) => r.provenance), ...ctx.sop.workflows.flatMap((w) => [w.provenance, ...w.steps.map((s) => s.provenance)])];
+  return [...ctx.sop.rules.map((r) => r.provenance), ...ctx.sop.workflows.flatMap((w) => [w.provenance, ...w.steps.map((s) => s.provenance), ...w.decisions.map((d) => d.provenance)])];
 }
 
 /**
@@ -24,7 +24,7 @@ export function rubricProblems(ctx: DomainContext, task: Task, checks: readonly 
   const ruleIds = new Set<string>([
     ...ctx.world.rules.map((r) => r.id),
     ...ctx.sop.rules.map((r) => r.id),
-    ...ctx.sop.workflows.flatMap((w) => [`${w.id}/procedure`, ...w.steps.map((s) => `${w.id}/${s.id}`), ...w.steps.flatMap((s) => (s.provenance.clause ? [s.provenance.clause] : []))]),
+    ...ctx.sop.workflows.flatMap((w) => [`${w.id}/procedure`, ...w.steps.map((s) => `${w.id}/${s.id}`), ...w.steps.flatMap((s) => (s.provenance.clause ? [s.provenance.clause] : [])), ...w.decisions.flatMap((d) => [`${w.id}/${d.id}`, ...(d.provenance.clause ? [d.provenance.clause] : [])])]),
   ]);
   const provenances = sopProvenances(ctx);
   checks.forEach((c, i) => {
@@ -35,8 +35,8 @@ export function rubricProblems(ctx: DomainContext, task: Task, checks: readonly 
     }
     const prov = c.provenance;
     if (prov.source === "rule") {
-      if (!ruleIds.has(prov.rule)) out.push({ path: ["checks", i, "provenance", "rule"], message: `rule "${prov.rule}" is neither a formal rule of the world nor a rule or step of the SOP` });
-      if (!provenances.some((p) => sameLines(p, prov.at))) out.push({ path: ["checks", i, "provenance", "at"], message: `${prov.at.document} v${prov.at.version} lines ${prov.at.line_start}-${prov.at.line_end} is not the provenance of any rule or step of the SOP` });
+      if (!ruleIds.has(prov.rule)) out.push({ path: ["checks", i, "provenance", "rule"], message: `rule "${prov.rule}" is neither a formal rule of the world nor a rule, step or decision of the SOP` });
+      if (!provenances.some((p) => sameLines(p, prov.at))) out.push({ path: ["checks", i, "provenance", "at"], message: `${prov.at.document} v${prov.at.version} lines ${prov.at.line_start}-${prov.at.line_end} is not the provenance of any rule, step or decision of the SOP` });
     } else if (prov.at.task !== task.id) {
       out.push({ path: ["checks", i, "provenance", "at", "task"], message: `a customer requirement of task "${prov.at.task}", not of this task (${task.id})` });
     }
