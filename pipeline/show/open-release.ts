@@ -24,6 +24,14 @@ export interface ShowRelease {
   dir: string;
   manifest: ReleaseManifest;
   domains: Map<string, ShowDomain>;
+  /** Files that do not match the manifest (shown only after a warning naming them; empty when verified). */
+  unverified: ReadonlyArray<{ file: string; reason: string }>;
+}
+
+/** How a release whose hashes fail is treated: `strict` refuses it, otherwise `warn` gets one line per failing file first. */
+export interface OpenOptions {
+  strict?: boolean;
+  warn?: (line: string) => void;
 }
 
 function docLines(contents: ReadonlyMap<string, Buffer>, domain: string): Map<string, string[]> {
@@ -42,17 +50,25 @@ function docLines(contents: ReadonlyMap<string, Buffer>, domain: string): Map<st
 
 /**
  * Open a release for review: every file is checked against the manifest with the audit's
- * integrity check first, and a release that fails is refused with one error per bad file, before
- * anything of it is shown (a reviewer must not audit content that is not the published release).
+ * integrity check first. A release whose hashes fail is refused under `strict` (one error per bad
+ * file); otherwise each failing file is named through `warn` before anything of it is shown, so a
+ * reviewer never audits content that is not the published release without being told. A release
+ * with no readable manifest, or whose files do not parse, is always refused.
  */
-export function openShowRelease(arg: string, root?: string): ShowRelease {
+export function openShowRelease(arg: string, root?: string, opts: OpenOptions = {}): ShowRelease {
   const dir = findReleaseDir(arg, root);
   const integrity = verifyIntegrity(dir);
   const refuse = (failures: ReadonlyArray<{ file: string; reason: string }>): never => {
     const errors = failures.map((f) => new FoundryError("RELEASE_TAMPERED", `refusing to show: ${f.reason}`, { file: join(dir, f.file) }));
     throw errors.length === 1 ? errors[0] : new AggregateError(errors, `refusing to show ${dir}: ${errors.length} files do not match the manifest`);
   };
-  if (!integrity.manifest || integrity.failures.length > 0) refuse(integrity.failures.length > 0 ? integrity.failures : [{ file: "manifest.json", reason: "no manifest" }]);
+  if (!integrity.manifest) refuse(integrity.failures.length > 0 ? integrity.failures : [{ file: "manifest.json", reason: "no manifest" }]);
+  if (integrity.failures.length > 0) {
+    if (opts.strict) refuse(integrity.failures);
+    const warn = opts.warn ?? ((line: string) => process.stderr.write(`${line}\n`));
+    warn(`warning: ${dir} does not match its manifest (${integrity.failures.length} ${integrity.failures.length === 1 ? "file" : "files"}); showing it anyway, --strict refuses it:`);
+    for (const f of integrity.failures) warn(`warning: ${join(dir, f.file)}: [RELEASE_TAMPERED] ${f.reason}`);
+  }
   const manifest = integrity.manifest!;
   const problems: Array<{ file: string; reason: string }> = [];
   const domains = new Map<string, ShowDomain>();
@@ -70,5 +86,5 @@ export function openShowRelease(arg: string, root?: string): ShowRelease {
     domains.set(id, { parsed, base: storedState(compiled, parsed.state, parsed.card.generation.seed), sop, lines: docLines(integrity.contents, id) });
   }
   if (problems.length > 0) refuse(problems);
-  return { dir, manifest, domains };
+  return { dir, manifest, domains, unverified: integrity.failures };
 }

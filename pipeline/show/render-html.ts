@@ -1,4 +1,4 @@
-import { escapeHtml } from "../evaluate/score/report/html.js";
+import { escapeHtml, STYLE as REPORT_STYLE } from "../evaluate/score/report/html.js";
 import { clauseRef } from "./render-text.js";
 import type { CheckView, EventView, QuotedClause, RowChangeView, TaskView } from "./task-view.js";
 
@@ -8,12 +8,12 @@ const json = (v: unknown): string => JSON.stringify(v) ?? "null";
 export const checkAnchor = (id: string): string => `check-${id.replace(/[^A-Za-z0-9_-]/g, "_")}`;
 export const eventAnchor = (index: number): string => `event-${index}`;
 
-const STYLE = `body{font-family:sans-serif;margin:2em auto;max-width:1400px;color:#222;line-height:1.4;padding:0 1em}
-h1{font-size:1.5em}h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #ccc}h3{font-size:1.05em}
-table{border-collapse:collapse;margin:.5em 0;font-size:.9em;width:100%}th,td{border:1px solid #ddd;padding:.25em .5em;text-align:left;vertical-align:top}
-th{background:#f4f4f4}code,pre{font-size:.85em}pre{white-space:pre-wrap;overflow-wrap:anywhere;margin:.2em 0}
+/** The evaluator report's style, widened for four columns, plus the clause and verdict classes this page adds. */
+export const SHOW_STYLE = `${REPORT_STYLE}
+body{max-width:1400px;padding:0 1em}h3{font-size:1.05em}table{width:100%}td{overflow-wrap:anywhere}
+pre{font-size:.85em;white-space:pre-wrap;overflow-wrap:anywhere;margin:.2em 0}
 blockquote.clause{margin:.3em 0;padding:.2em .6em;border-left:3px solid #7a9cc6;background:#f5f8fc}
-.hidden-fact{color:#8a4b00}.failed{color:#b00020;font-weight:bold}.passed{color:#1b6e20}td{overflow-wrap:anywhere}
+.hidden-fact{color:#8a4b00}.failed{color:#b00020;font-weight:bold}.passed{color:#1b6e20}
 td.ev{width:22%}td.cl{width:30%}td.ch{width:24%}td.ck{width:24%}`;
 
 function clauseBlock(c: QuotedClause): string {
@@ -83,7 +83,7 @@ export function renderHtml(view: TaskView): string {
   const list = (items: string[]) => (items.length === 0 ? "<p>None.</p>" : `<ul>${items.map((i) => `<li>${i}</li>`).join("")}</ul>`);
   const groups = (["goal", "process", "protection"] as const).map((g) => `<h2 id="${g}-checks">${g[0]!.toUpperCase()}${g.slice(1)} checks</h2>${view.checks.filter((c) => c.group === g).map(checkSection).join("\n")}`).join("\n");
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${e(`${t.id} — ${view.release.name}@${view.release.version}`)}</title><style>${STYLE}</style></head>
+<html lang="en"><head><meta charset="utf-8"><title>${e(`${t.id} — ${view.release.name}@${view.release.version}`)}</title><style>${SHOW_STYLE}</style></head>
 <body>
 <h1>${e(t.id)} (${e(t.domain)}): ${e(t.title)}</h1>
 <p>release <code>${e(`${view.release.name}@${view.release.version}`)}</code>, root <code>${e(view.release.root_hash)}</code>; ${traceName}</p>

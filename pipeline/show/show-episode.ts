@@ -6,7 +6,7 @@ import { episodeId, readResults, RESULTS_FILE, TRACES_DIR } from "../evaluate/re
 import { readSettings } from "../evaluate/score/read-settings.js";
 import { SETTINGS_FILE } from "../evaluate/settings.js";
 import { parseTrace } from "../../validation/parse-trace.js";
-import { openShowRelease } from "./open-release.js";
+import { openShowRelease, type OpenOptions } from "./open-release.js";
 import { buildTaskView, findTask } from "./build-task-view.js";
 import { nearIds } from "./near-ids.js";
 import type { TaskView } from "./task-view.js";
@@ -22,7 +22,7 @@ export function isEvaluationDir(path: string): boolean {
  * sha256 must be the one results.jsonl recorded), and every check re-run on that trace, so each
  * failed check's reason sits at the event that decided it.
  */
-export function showEpisode(runDir: string, episode: string, releasesRoot?: string): TaskView {
+export function showEpisode(runDir: string, episode: string, releasesRoot?: string, opts: OpenOptions = {}): TaskView {
   const settings = readSettings(runDir);
   const results = readResults(runDir);
   const result = results.find((r) => episodeId(r) === episode);
@@ -30,7 +30,7 @@ export function showEpisode(runDir: string, episode: string, releasesRoot?: stri
     const ids = results.map((r) => episodeId(r));
     throw new FoundryError("EPISODE_NOT_FOUND", `no episode ${episode} in ${join(runDir, RESULTS_FILE)} (ids are domain/task/condition/run); nearest: ${nearIds(episode, ids).join(", ") || "none (no episode finished)"}`, { file: join(runDir, RESULTS_FILE) }, episode);
   }
-  const release = openShowRelease(`${settings.release.name}@${settings.release.version}`, releasesRoot);
+  const release = openShowRelease(`${settings.release.name}@${settings.release.version}`, releasesRoot, opts);
   if (release.manifest.root_hash !== settings.release.root_hash) {
     throw new FoundryError("EPISODE_RELEASE_MISMATCH", `the release at ${release.dir} has root hash ${release.manifest.root_hash}, the evaluation ran on ${settings.release.root_hash}`, { file: join(runDir, SETTINGS_FILE), path: "release.root_hash" }, release.manifest.root_hash);
   }

@@ -11,6 +11,7 @@ import { registerEvaluate } from "./evaluate.js";
 import { registerScore } from "./score.js";
 import { registerCompare } from "./compare.js";
 import { registerShow } from "./show.js";
+import { registerReview } from "./review.js";
 
 /** Every command of `synth`, in the order `--help` lists them. */
-export const COMMANDS: ReadonlyArray<(program: Command) => void> = [registerCheckSources, registerSop, registerBuild, registerSchema, registerDemo, registerRelease, registerAudit, registerDiff, registerEvaluate, registerScore, registerCompare, registerShow];
+export const COMMANDS: ReadonlyArray<(program: Command) => void> = [registerCheckSources, registerSop, registerBuild, registerSchema, registerDemo, registerRelease, registerAudit, registerDiff, registerEvaluate, registerScore, registerCompare, registerShow, registerReview];

@@ -14,13 +14,14 @@ export function registerShow(program: Command): void {
     .argument("<release>", "release folder, NAME@X.Y.Z or NAME (its newest version) under --releases; or an evaluation folder written by synth evaluate")
     .argument("<task>", "task id; for an evaluation folder, the episode as domain/task/condition/run")
     .option("--releases <dir>", "where NAME and NAME@X.Y.Z are looked up", join("generated", "releases"))
+    .option("--strict", "refuse a release whose files do not match its manifest (exit 1 naming them) instead of warning")
     .option("--json", "print the view as one JSON object (schema: pipeline/show/task-view.ts)")
     .option("--html <out>", "write the view as one self-contained HTML page to this file (the terminal gets its path)")
     .addHelpText(
       "after",
       `
-The release is verified against its manifest first; a file that does not match is named and the
-release is refused. An unknown task id exits 1 and lists the nearest ids. On an evaluation folder
+The release is verified against its manifest first; a file that does not match is named on stderr
+as a warning before the view is shown, and --strict refuses the release instead. An unknown task id exits 1 and lists the nearest ids. On an evaluation folder
 the release it names is looked up under --releases (its root hash must be the one evaluated) and
 the episode's trace must have the sha256 results.jsonl recorded; an unknown episode lists the
 nearest episode ids. Without --json a text
@@ -33,8 +34,8 @@ Examples:
   synth show sample ed-triage-001 --html /tmp/ed-triage-001.html
   synth show generated/evaluations/sample@1.1.0/probe:fact-guesser fx-treasury/fx-treasury-003/E0/0`,
     )
-    .action((release: string, taskId: string, flags: { releases: string; json?: boolean; html?: string }) => {
-      const view = isEvaluationDir(release) ? showEpisode(release, taskId, flags.releases) : showReleaseTask(release, taskId, flags.releases);
+    .action((release: string, taskId: string, flags: { releases: string; strict?: boolean; json?: boolean; html?: string }) => {
+      const view = isEvaluationDir(release) ? showEpisode(release, taskId, flags.releases, { strict: flags.strict === true }) : showReleaseTask(release, taskId, flags.releases, { strict: flags.strict === true });
       if (flags.html) {
         mkdirSync(dirname(flags.html), { recursive: true });
         writeFileSync(flags.html, renderHtml(view));

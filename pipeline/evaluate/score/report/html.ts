@@ -33,7 +33,8 @@ function sliceTable(title: string, slices: Readonly<Record<string, SliceScores>>
   return table(head, rows);
 }
 
-const STYLE = `body{font-family:sans-serif;margin:2em auto;max-width:1100px;color:#222;line-height:1.4}
+/** The evaluator report's page style; `synth show` and `synth review` pages build on it. */
+export const STYLE = `body{font-family:sans-serif;margin:2em auto;max-width:1100px;color:#222;line-height:1.4}
 h1{font-size:1.5em}h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #ccc}
 table{border-collapse:collapse;margin:.5em 0;font-size:.9em}th,td{border:1px solid #ddd;padding:.25em .5em;text-align:left;vertical-align:top}
 th{background:#f4f4f4}figure{display:inline-block;margin:1em 1em 1em 0;vertical-align:top}figcaption{font-size:.85em;max-width:480px;color:#555}
