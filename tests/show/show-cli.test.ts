@@ -1,19 +1,12 @@
-import { chmodSync, cpSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../cli/run-cli.js";
 import { TaskView } from "../../pipeline/show/task-view.js";
-import { SAMPLE, SAMPLE_DIR, VERSION } from "./show-fixture.js";
+import { removeTree } from "../../pipeline/release/remove-tree.js";
+import { SAMPLE, SAMPLE_DIR, tamperedCopy, VERSION } from "./show-fixture.js";
 
-function makeWritable(dir: string): void {
-  chmodSync(dir, 0o755);
-  for (const name of readdirSync(dir)) {
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) makeWritable(p);
-    else chmodSync(p, 0o644);
-  }
-}
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 describe("synth show --json", () => {
   it("prints one object the TaskView schema accepts, with the same content as the text view", () => {
@@ -51,16 +44,32 @@ describe("synth show: bad input", () => {
     expect(r.stderr).toContain('(got "fx-treasury-01")');
   });
 
-  it("a tampered release is refused naming the file", () => {
-    const copy = join(mkdtempSync(join(tmpdir(), "show-tamper-")), VERSION);
-    cpSync(SAMPLE_DIR, copy, { recursive: true });
-    makeWritable(copy);
-    const golden = join(copy, "domains", "ed-triage", "golden", "ed-triage-002.json");
-    writeFileSync(golden, readFileSync(golden, "utf8").replace('"pain_score": 3', '"pain_score": 4'));
-    const r = runCli(["show", copy, "ed-triage-002"]);
-    expect(r.code).toBe(1);
-    expect(r.stdout).toBe("");
-    expect(r.stderr).toContain(`${golden}: [RELEASE_TAMPERED] refusing to show: content changed: sha256`);
+  it("a tampered release is shown only after a warning naming the file", () => {
+    const { dir, golden } = tamperedCopy();
+    try {
+      const r = runCli(["show", dir, "ed-triage-002"]);
+      expect(r.code).toBe(0);
+      const lines = r.stderr.split("\n");
+      expect(lines[0]).toBe(`warning: ${dir} does not match its manifest (1 file); showing it anyway, --strict refuses it:`);
+      expect(lines[1]).toMatch(new RegExp(`^warning: ${escapeRe(golden)}: \\[RELEASE_TAMPERED\\] content changed: sha256 [0-9a-f]{64} differs from the manifest's [0-9a-f]{64}$`));
+      expect(lines.slice(2)).toEqual([""]);
+      expect(r.stdout.split("\n")[0]).toBe("Task ed-triage-002 (ed-triage) — Discharge a patient home (ATT-5108)");
+    } finally {
+      removeTree(join(dir, ".."));
+    }
+  });
+
+  it("--strict refuses a tampered release, exit 1 naming the file, nothing shown", () => {
+    const { dir, golden } = tamperedCopy();
+    try {
+      const r = runCli(["show", dir, "ed-triage-002", "--strict"]);
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe("");
+      expect(r.stderr).toContain(`${golden}: [RELEASE_TAMPERED] refusing to show: content changed: sha256`);
+      expect(r.stderr).not.toContain("warning:");
+    } finally {
+      removeTree(join(dir, ".."));
+    }
   });
 
   it("bad flags and missing arguments exit 2", () => {
