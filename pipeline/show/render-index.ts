@@ -42,7 +42,7 @@ export function renderIndex(release: IndexRelease, entries: readonly IndexEntry[
     const rows = entries
       .filter((x) => x.domain === d)
       .sort((a, b) => difficultyRank(a.difficulty) - difficultyRank(b.difficulty) || (a.task < b.task ? -1 : a.task > b.task ? 1 : 0))
-      .map((x) => `<tr><td>${e(x.difficulty ?? "not calibrated")}</td><td><a href="${e(x.href)}">${e(x.task)}</a></td><td>${e(x.title)}</td><td>${x.checks}</td><td>${x.violations}</td><td>${x.failing === 0 ? `<span class="passed">all pass</span>` : `<span class="failed">${x.failing} fail</span>`}</td></tr>`)
+      .map((x) => `<tr><td>${e(x.difficulty ?? "not calibrated")}</td><td class="id"><a href="${e(x.href)}">${e(x.task)}</a></td><td>${e(x.title)}</td><td>${x.checks}</td><td>${x.violations}</td><td>${x.failing === 0 ? `<span class="passed">all pass</span>` : `<span class="failed">${x.failing} fail</span>`}</td></tr>`)
       .join("\n");
     const n = entries.filter((x) => x.domain === d).length;
     return `<section id="domain-${e(d)}"><h2>${e(d)} (${n} ${n === 1 ? "task" : "tasks"})</h2>
@@ -56,7 +56,8 @@ ${rows}
       : `<section id="unverified"><h2 class="failed">This release does not match its manifest</h2><ul>${release.unverified.map((f) => `<li><code>${e(f.file)}</code>: ${e(f.reason)}</li>`).join("")}</ul></section>`;
   const name = `${release.name}@${release.version}`;
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${e(`review of ${name}`)}</title><style>${SHOW_STYLE}</style></head>
+<html lang="en"><head><meta charset="utf-8"><title>${e(`review of ${name}`)}</title><style>${SHOW_STYLE}
+td.id{white-space:nowrap}</style></head>
 <body>
 <h1>Review of ${e(name)}</h1>
 <p>root <code>${e(release.root_hash)}</code>; ${entries.length} tasks in ${domains.length} domains, ${entries.reduce((s, x) => s + x.checks, 0)} checks, ${entries.reduce((s, x) => s + x.violations, 0)} violation traces. Each page shows the task on its golden trace.</p>

@@ -40,7 +40,7 @@ describe("synth review", () => {
       // one row, exactly: the counts come from that task's own checks and violation traces
       const view = showReleaseTask(SAMPLE, "ed-triage-001", RELEASES);
       const violations = new Set(view.checks.flatMap((c) => c.violations.map((v) => v.file))).size;
-      expect(index).toContain(`<tr><td>${view.task.difficulty ?? "not calibrated"}</td><td><a href="ed-triage/ed-triage-001.html">ed-triage-001</a></td><td>${view.task.title}</td><td>${view.checks.length}</td><td>${violations}</td><td><span class="passed">all pass</span></td></tr>`);
+      expect(index).toContain(`<tr><td>${view.task.difficulty ?? "not calibrated"}</td><td class="id"><a href="ed-triage/ed-triage-001.html">ed-triage-001</a></td><td>${view.task.title}</td><td>${view.checks.length}</td><td>${violations}</td><td><span class="passed">all pass</span></td></tr>`);
     } finally {
       removeTree(out);
     }

@@ -1,0 +1,85 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { describe, expect, it } from "vitest";
+import { chromium } from "playwright-core";
+import { removeTree } from "../../pipeline/release/remove-tree.js";
+import { runCli } from "../cli/run-cli.js";
+import { SAMPLE, SAMPLE_DIR } from "./show-fixture.js";
+
+/** Debian's chromium (`.ci/run` installs it when missing). */
+const CHROMIUM = "/usr/bin/chromium";
+const SCREENSHOT = resolve(import.meta.dirname, "../../generated/test-artifacts/review-index.png");
+const found = existsSync(CHROMIUM);
+// Under CI a missing browser is a failure, never a skip: a skipped browser test would pass CI green.
+const inCi = process.env.CI === "true";
+
+const manifest = JSON.parse(readFileSync(join(SAMPLE_DIR, "manifest.json"), "utf8")) as { files: Record<string, string> };
+const taskPages = Object.keys(manifest.files)
+  .map((f) => /^domains\/([^/]+)\/tasks\/([^/]+)\.json$/.exec(f))
+  .filter((m): m is RegExpExecArray => m !== null)
+  .map((m) => `${m[1]}/${m[2]}.html`)
+  .sort();
+
+describe("synth review in headless Chromium", () => {
+  const test = found || inCi ? it : it.skip;
+  test("the index loads with no console error and no request, links every task page, and a followed link shows a clause quotation; screenshotted", async () => {
+    if (!found) throw new Error(`no Chromium at ${CHROMIUM}: install Debian's chromium (.ci/run does: apt-get install -y --no-install-recommends chromium)`);
+    const dir = mkdtempSync(join(tmpdir(), "review-browser-"));
+    try {
+      const out = join(dir, "review");
+      const r = runCli(["review", SAMPLE, "--out", out]);
+      expect(r.code).toBe(0);
+      const outUrl = pathToFileURL(out).href;
+      const context = await chromium.launchPersistentContext(join(dir, "profile"), {
+        executablePath: CHROMIUM,
+        headless: true,
+        args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run", "--disable-component-update", "--disable-sync"],
+        viewport: { width: 1400, height: 900 },
+      });
+      try {
+        const requests: string[] = [];
+        const loaded: string[] = [];
+        await context.route("**/*", (route) => {
+          const url = route.request().url();
+          // only the review's own pages load; anything else (a stylesheet, a font, a beacon) is a failure
+          if (url.startsWith(`${outUrl}/`) && url.endsWith(".html")) {
+            loaded.push(url.slice(outUrl.length + 1));
+            return route.continue();
+          }
+          requests.push(url);
+          return route.abort();
+        });
+        const problems: string[] = [];
+        const page = await context.newPage();
+        page.on("console", (m) => {
+          if (m.type() === "error" || m.type() === "warning") problems.push(`${m.type()}: ${m.text()}`);
+        });
+        page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
+        await page.goto(`${outUrl}/index.html`, { waitUntil: "load" });
+        expect(await page.title()).toBe(`review of ${SAMPLE}`);
+        expect(await page.$$eval("section[id]", (s) => s.map((x) => x.id))).toEqual(["domain-customs-clearance", "domain-ed-triage", "domain-fx-treasury"]);
+        const links = await page.$$eval("a[href]", (a) => a.map((x) => x.getAttribute("href") ?? ""));
+        expect([...links].sort()).toEqual(taskPages);
+        for (const l of links) expect(existsSync(join(out, l))).toBe(true);
+        expect(await page.locator("script").count()).toBe(0);
+        mkdirSync(join(SCREENSHOT, ".."), { recursive: true });
+        await page.screenshot({ path: SCREENSHOT, fullPage: true });
+        await Promise.all([page.waitForURL(`${outUrl}/fx-treasury/fx-treasury-003.html`), page.locator('a[href="fx-treasury/fx-treasury-003.html"]').click()]);
+        expect(await page.title()).toBe(`fx-treasury-003 — ${SAMPLE}`);
+        const clause = page.locator("tr#event-7 blockquote.clause");
+        await expect.poll(() => clause.isVisible()).toBe(true);
+        expect(await clause.innerText()).toBe("  81 | 8. Put the exact terms to the client's authorised approver with `propose_payment_release` (PAP-2.2).");
+        expect(loaded).toEqual(["index.html", "fx-treasury/fx-treasury-003.html"]);
+        expect(problems).toEqual([]);
+        expect(requests).toEqual([]);
+      } finally {
+        await context.close();
+      }
+      expect(readFileSync(SCREENSHOT).subarray(0, 8).toString("hex")).toBe("89504e470d0a1a0a");
+    } finally {
+      removeTree(dir);
+    }
+  }, 120_000);
+});
