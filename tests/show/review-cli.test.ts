@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { STYLE } from "../../pipeline/evaluate/score/report/html.js";
 import { removeTree } from "../../pipeline/release/remove-tree.js";
 import { renderHtml } from "../../pipeline/show/render-html.js";
 import { renderIndex } from "../../pipeline/show/render-index.js";
@@ -76,6 +77,15 @@ describe("synth review", () => {
     const noRelease = runCli(["review", "--out", "/tmp/unused-review-out"]);
     expect(noRelease.code).toBe(2);
     expect(noRelease.stderr).toContain("missing required argument 'release'");
+  });
+});
+
+describe("review and show pages", () => {
+  it("use the evaluator report's style, followed by their own rules", () => {
+    const page = renderHtml(showReleaseTask(SAMPLE, "ed-triage-001", RELEASES));
+    expect(STYLE).toContain("th{background:#f4f4f4}");
+    expect(page).toContain(`<style>${STYLE}\nbody{max-width:1400px;`);
+    expect(renderIndex({ name: "n", version: VERSION, root_hash: "r", unverified: [] }, [])).toContain(`<style>${STYLE}\nbody{max-width:1400px;`);
   });
 });
 
