@@ -1,11 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { evaluateSample, strictRate } from "./runner-fixture.js";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { evaluateSample, SAMPLE, strictRate } from "./runner-fixture.js";
 
-// The "done when" figures of issue 13 on the sample release (53 tasks), deterministic customer.
+// The "done when" figures of issue 13 on the newest sample release, deterministic customer.
+const TASKS = (JSON.parse(readFileSync(join(SAMPLE, "manifest.json"), "utf8")) as { counts: { tasks: number } }).counts.tasks;
 describe("synth evaluate on the sample release", () => {
   it("oracle: 100% strict success at E0, every episode finished, efficiency 1 against the golden trace", async () => {
     const o = await evaluateSample({ agent: "oracle" });
-    expect(o.results).toHaveLength(53);
+    expect(o.results).toHaveLength(TASKS);
     expect(o.results.every((r) => r.strict_success && r.end === "finished" && r.status === "completed")).toBe(true);
     expect(o.results.every((r) => r.calls.total === r.golden_calls.total)).toBe(true);
     expect(o.summary.overall.strict_success.rate).toBe(1);
@@ -22,7 +25,7 @@ describe("synth evaluate on the sample release", () => {
 
   it("noop: 0% at every condition, nothing called", async () => {
     const o = await evaluateSample({ agent: "noop", conditions: ["E0", "E1", "E2", "E3"] });
-    expect(o.results).toHaveLength(4 * 53);
+    expect(o.results).toHaveLength(4 * TASKS);
     for (const c of ["E0", "E1", "E2", "E3"]) expect(strictRate(o, c)).toBe(0);
     expect(o.results.every((r) => r.calls.total === 0 && r.faults_injected === 0)).toBe(true);
   }, 120_000);
