@@ -11,7 +11,8 @@ describe("the sample release's datasheet", () => {
   const manifest = ReleaseManifest.parse(JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")));
 
   it("states each domain's structure, and every sample domain meets the bar (≥10 documents, ≥2 distractors, ≥6 operations, ≥3 workflows, ≥10 released tasks)", () => {
-    const section = readme.slice(readme.indexOf("### Structure"), readme.indexOf("### Audit"));
+    const start = readme.indexOf("### Structure");
+    const section = readme.slice(start, readme.indexOf("\n### ", start + 1));
     const rows = section.split("\n").filter((l) => /^\| [a-z]/.test(l) && !l.startsWith("| domain")).map((l) => l.split("|").slice(1, -1).map((c) => c.trim()));
     expect(rows.map((r) => r[0])).toEqual(["customs-clearance", "ed-triage", "fx-treasury"]);
     for (const [domain, documents, distractors, operations, , workflows, , , released] of rows) {
