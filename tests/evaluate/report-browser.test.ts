@@ -1,21 +1,16 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { describe, expect, it } from "vitest";
-import { chromium } from "playwright-core";
+import { describe, expect } from "vitest";
+import { blockOthers, browserTest, launchChromium, pageProblems } from "../helpers/chromium.js";
 import { summarize } from "../../pipeline/evaluate/score/summarize.js";
 import { reportHtml } from "../../pipeline/evaluate/score/report/write-report.js";
 import { removeTree } from "../../pipeline/release/remove-tree.js";
 import { calls, episode, RELEASE, settings } from "./metrics-fixtures.js";
 import { evaluated } from "./score-fixture.js";
 
-/** Debian's chromium (`.ci/run` installs it when missing). */
-const CHROMIUM = "/usr/bin/chromium";
 const SCREENSHOT = resolve(import.meta.dirname, "../../generated/test-artifacts/report.png");
-const found = existsSync(CHROMIUM);
-// Under CI a missing browser is a failure, never a skip: a skipped browser test would pass CI green.
-const inCi = process.env.CI === "true";
 
 /** A report over 3 tasks x 4 conditions x 2 runs with failures, flags and an errored episode. */
 async function sampleReport(): Promise<string> {
@@ -31,9 +26,7 @@ async function sampleReport(): Promise<string> {
 }
 
 describe("report.html in headless Chromium", () => {
-  const test = found || inCi ? it : it.skip;
-  test("loads with no console error and no request, shows its five SVG charts, and is screenshotted", async () => {
-    if (!found) throw new Error(`no Chromium at ${CHROMIUM}: install Debian's chromium (.ci/run does: apt-get install -y --no-install-recommends chromium)`);
+  browserTest("loads with no console error and no request, shows its five SVG charts, and is screenshotted", async () => {
     const dir = mkdtempSync(join(tmpdir(), "report-browser-"));
     const profile = join(dir, "profile");
     try {
@@ -41,28 +34,13 @@ describe("report.html in headless Chromium", () => {
       const file = join(dir, "report.html");
       writeFileSync(file, await sampleReport());
       const real = join(await evaluated("probe:no-recheck", dir), "report.html");
-      const context = await chromium.launchPersistentContext(profile, {
-        executablePath: CHROMIUM,
-        headless: true,
-        args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run", "--disable-component-update", "--disable-sync"],
-        viewport: { width: 1200, height: 900 },
-      });
+      const context = await launchChromium(profile, { width: 1200, height: 900 });
       try {
         const pages = [file, real].map((f) => pathToFileURL(f).href);
-        const requests: string[] = [];
-        await context.route("**/*", (route) => {
-          const url = route.request().url();
-          if (pages.includes(url)) return route.continue();
-          requests.push(url);
-          return route.abort();
-        });
+        const requests = await blockOthers(context, (url) => pages.includes(url));
         for (const url of pages) {
-          const problems: string[] = [];
           const page = await context.newPage();
-          page.on("console", (m) => {
-            if (m.type() === "error" || m.type() === "warning") problems.push(`${m.type()}: ${m.text()}`);
-          });
-          page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
+          const problems = pageProblems(page);
           await page.goto(url, { waitUntil: "load" });
           const charts = await page.$$eval("figure", (figs) =>
             figs.map((f) => {

@@ -1,26 +1,19 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { describe, expect, it } from "vitest";
-import { chromium } from "playwright-core";
+import { describe, expect } from "vitest";
+import { blockOthers, browserTest, launchChromium, pageProblems } from "../helpers/chromium.js";
 import { removeTree } from "../../pipeline/release/remove-tree.js";
 import { renderHtml } from "../../pipeline/show/render-html.js";
 import { showReleaseTask } from "../../pipeline/show/show-task.js";
 import { runCli } from "../cli/run-cli.js";
 import { RELEASES, SAMPLE } from "./show-fixture.js";
 
-/** Debian's chromium (`.ci/run` installs it when missing). */
-const CHROMIUM = "/usr/bin/chromium";
 const SCREENSHOT = resolve(import.meta.dirname, "../../generated/test-artifacts/show.png");
-const found = existsSync(CHROMIUM);
-// Under CI a missing browser is a failure, never a skip: a skipped browser test would pass CI green.
-const inCi = process.env.CI === "true";
 
 describe("synth show --html in headless Chromium", () => {
-  const test = found || inCi ? it : it.skip;
-  test("loads with no console error and no request, has its sections and anchors, quotes a clause visibly, escapes markup; screenshotted", async () => {
-    if (!found) throw new Error(`no Chromium at ${CHROMIUM}: install Debian's chromium (.ci/run does: apt-get install -y --no-install-recommends chromium)`);
+  browserTest("loads with no console error and no request, has its sections and anchors, quotes a clause visibly, escapes markup; screenshotted", async () => {
     const dir = mkdtempSync(join(tmpdir(), "show-browser-"));
     try {
       const file = join(dir, "fx-treasury-003.html");
@@ -32,27 +25,12 @@ describe("synth show --html in headless Chromium", () => {
       view.task.opening_request = `<script>document.title="owned"</script><b>bold?</b> & "quotes"`;
       const marked = join(dir, "marked.html");
       writeFileSync(marked, renderHtml(view));
-      const context = await chromium.launchPersistentContext(join(dir, "profile"), {
-        executablePath: CHROMIUM,
-        headless: true,
-        args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run", "--disable-component-update", "--disable-sync"],
-        viewport: { width: 1400, height: 900 },
-      });
+      const context = await launchChromium(join(dir, "profile"), { width: 1400, height: 900 });
       try {
         const pages = [file, marked].map((f) => pathToFileURL(f).href);
-        const requests: string[] = [];
-        await context.route("**/*", (route) => {
-          const url = route.request().url();
-          if (pages.includes(url)) return route.continue();
-          requests.push(url);
-          return route.abort();
-        });
-        const problems: string[] = [];
+        const requests = await blockOthers(context, (url) => pages.includes(url));
         const page = await context.newPage();
-        page.on("console", (m) => {
-          if (m.type() === "error" || m.type() === "warning") problems.push(`${m.type()}: ${m.text()}`);
-        });
-        page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
+        const problems = pageProblems(page);
         await page.goto(pages[0] as string, { waitUntil: "load" });
         expect(await page.$$eval("section[id]", (s) => s.map((x) => x.id).filter((id) => !id.startsWith("check-")))).toEqual(["task", "documents", "trace"]);
         expect(await page.$$eval("h2[id]", (h) => h.map((x) => x.id))).toEqual(["goal-checks", "process-checks", "protection-checks"]);
