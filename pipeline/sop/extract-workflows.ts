@@ -6,6 +6,7 @@ import { classifyName, unknownOperationProblems, type DocInput } from "./extract
 import { outcomeTarget } from "./parse-decision.js";
 import { ifDecision, resolveTarget, site, tableDecision, tablesAfterList, type Ctx, type DraftDecision, type Refs } from "./workflow-decisions.js";
 import { problem } from "./problems.js";
+import { conditionProblem } from "./condition-problems.js";
 import { anyOrderGroups, stepDependencies } from "./step-order.js";
 import { tablesOfOperation, type WorldIndex } from "./world-index.js";
 
@@ -158,6 +159,8 @@ function buildWorkflow(ctx: Ctx, section: Section, list: ListBlock, region: read
       if (unclear) ctx.problems.push(problem("SOP_OUTCOME_UNCLEAR", `step ${d.step} of procedure ${ctx.workflow}: outcome "${b.outcome}" mentions a step without "go to", "continue with" or "return to"; it is read as continuing with the next step`, site(ctx, b.line), "review"));
       const resolved = resolveTarget(ctx, target, at, numbers, b.line);
       if (!resolved) continue;
+      const unread = conditionProblem(b.when, world);
+      if (unread) ctx.problems.push(problem("SOP_CONDITION_UNREAD", `step ${d.step} of procedure ${ctx.workflow}: the condition "${b.when}" ${unread}; the task designer cannot decide it and tries every branch the world allows`, site(ctx, b.line), "review"));
       // An If item's codes belong to the branch whose outcome names them.
       const own = b.codes.filter((c) => b.outcome.includes(`\`${c.value}\``) || b.when.includes(`\`${c.value}\``));
       const operations = operationsIn(own, world);
