@@ -121,3 +121,24 @@ describe("gate 3: survivors", () => {
     expect([again.passed, again.killRate]).toEqual([true, 1]);
   });
 });
+
+describe("breach_constraint_then_restore on every requirement form", () => {
+  it("an `=` requirement (a balance that must not move) is breached for one step and restored, and the check catches it", () => {
+    const base = smallRelease();
+    const reserve = domain().world.tables.find((t) => t.name === "accounts")!.rows.find((r) => r.account_id === "ACC-002")!;
+    const equal = {
+      id: "p-reserve-fixed",
+      group: "process" as const,
+      kind: "invariant_holds",
+      params: { table: "accounts", where: [{ column: "account_id", op: "=", value: "ACC-002" }], require: [{ column: "balance", op: "=", value: reserve.balance }] },
+      description: "The reserve account's balance never moves.",
+      provenance: base.checks.process[0]!.provenance,
+    };
+    const task: Task = { ...base, checks: { ...base.checks, process: [equal] } };
+    const run = runMutants(domain(), task, golden(task));
+    const breach = run.mutants.filter((m) => m.operator === "breach_constraint_then_restore");
+    expect(breach.map((m) => [m.target_check, m.killed])).toEqual([["p-reserve-fixed", true]]);
+    expect(breach[0]?.description).toBe('move_funds(from_account = "ACC-002", to_account = "ACC-001", amount = 1) broke accounts[ACC-002], move_funds(from_account = "ACC-001", to_account = "ACC-002", amount = 1) restored it');
+    expect(breach[0]?.reason).toMatch(/^accounts\[ACC-002\]\.balance = \d+(\.\d+)? != \d+(\.\d+)? after event \d+ \(move_funds\); restored at event \d+ \(move_funds\) — a temporary breach fails$/);
+  });
+});

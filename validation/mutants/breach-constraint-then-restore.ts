@@ -26,7 +26,11 @@ function invariantOf(input: MutationInput, c: AcceptanceCheck): Invariant | null
 const num = (v: unknown) => (typeof v === "number" ? v : Number.NaN);
 const cents = (v: number) => Math.round(v * 100) / 100;
 
-/** Amounts that, moved out of (or into) the row, or set as its value, break the requirement. */
+/**
+ * Amounts that, moved out of (or into) the row, or set as its value, break the requirement: for
+ * orderings the boundary and the difference to it, for `=` any other value (one more, the bound
+ * plus one, the difference plus one), for `!=` the forbidden value itself and the difference to it.
+ */
 function breakingAmounts(row: Record<string, unknown>, require: readonly RowPredicate[]): number[] {
   const out: number[] = [];
   for (const p of require) {
@@ -37,8 +41,29 @@ function breakingAmounts(row: Record<string, unknown>, require: readonly RowPred
     else if (p.op === ">") out.push(v - bound, bound);
     else if (p.op === "<=") out.push(bound - v + 1, bound + 1);
     else if (p.op === "<") out.push(bound - v, bound);
+    else if (p.op === "=") out.push(1, bound + 1, Math.abs(v - bound) + 1);
+    else if (p.op === "!=") out.push(bound, Math.abs(v - bound));
   }
   return [...new Set(out.map(cents))].filter((x) => x > 0);
+}
+
+/**
+ * Enumerated values of a parameter that break a requirement on a column of the same name (or on
+ * any required column when the parameter is the only enumerated one): a value outside `in`, inside
+ * `not_in`, other than `=`, equal to `!=`.
+ */
+function breakingChoices(name: string, values: ReadonlyArray<string | number>, row: Record<string, unknown>, require: readonly RowPredicate[], only: boolean): Array<string | number> {
+  const out: Array<string | number> = [];
+  for (const p of require.filter((r) => r.column === name || only)) {
+    const bound = p.other_column !== undefined ? row[p.other_column] : p.value;
+    const list = Array.isArray(bound) ? bound.map(String) : [String(bound)];
+    for (const v of values) {
+      const inList = list.includes(String(v));
+      const breaks = p.op === "=" || p.op === "in" ? !inList : p.op === "!=" || p.op === "not_in" ? inList : false;
+      if (breaks && String(v) !== String(row[p.column]) && !out.includes(v)) out.push(v);
+    }
+  }
+  return out;
 }
 
 interface Candidate {
@@ -46,7 +71,7 @@ interface Candidate {
   args: Record<string, unknown>;
 }
 
-/** Calls of a writer against the customer's rows, with amounts that should break the requirement. */
+/** Calls of a writer against the customer's rows, with amounts or enumerated values that should break the requirement. */
 function candidates(input: MutationInput, inv: Invariant, rows: Array<Record<string, unknown>>, op: Operation): Candidate[] {
   const pk = inv.table.primary_key;
   const keys = rows.map((r) => r[pk] as string | number);
@@ -61,8 +86,15 @@ function candidates(input: MutationInput, inv: Invariant, rows: Array<Record<str
     const keyings: Array<Record<string, unknown>> = kp.length === 1 ? [{ [kp[0] as string]: tk }] : others.flatMap((o) => [{ [kp[0] as string]: tk, [kp[1] as string]: o }, { [kp[0] as string]: o, [kp[1] as string]: tk }]);
     const amounts = breakingAmounts(target, inv.require);
     for (const keying of keyings) {
-      const numeric = Object.entries(op.params).filter(([n, p]) => !(n in keying) && (p.type === "number" || p.type === "integer"));
-      const choices = numeric.length === 0 ? [{}] : amounts.map((a) => Object.fromEntries(numeric.map(([n]) => [n, a])));
+      const free = Object.entries(op.params).filter(([n]) => !(n in keying));
+      const numeric = free.filter(([, p]) => (p.type === "number" || p.type === "integer") && !p.enum);
+      const enumerated = free.filter(([, p]) => p.enum !== undefined && p.enum.length > 0);
+      const choices: Array<Record<string, unknown>> = [
+        ...(numeric.length === 0 ? [] : amounts.map((a) => Object.fromEntries(numeric.map(([n]) => [n, a])))),
+        ...enumerated.flatMap(([n, p]) => breakingChoices(n, p.enum ?? [], target, inv.require, enumerated.length === 1).map((v) => ({ [n]: v }))),
+      ];
+      // An operation with no amount to choose moves the quantity by its own effects: one plain call.
+      if (choices.length === 0 && numeric.length === 0) choices.push({});
       for (const choice of choices) {
         const args: Record<string, unknown> = { ...keying, ...choice };
         for (const [n, p] of Object.entries(op.params)) if (!(n in args) && p.required) args[n] = goldenValue(input, n) ?? placeholder(p);
@@ -73,14 +105,18 @@ function candidates(input: MutationInput, inv: Invariant, rows: Array<Record<str
   return out;
 }
 
-/** Calls that may undo a breaking call: the keys swapped back, or the numeric parameter set to the row's old value. */
+/** Calls that may undo a breaking call: the keys swapped back, or a parameter set to the row's old value of a required column. */
 function restorers(c: Candidate, inv: Invariant, before: Record<string, unknown>): Candidate[] {
   const out: Candidate[] = [];
   const kp = keyParams(c.op, inv.table, String(before[inv.table.primary_key]));
   if (kp.length >= 2) out.push({ op: c.op, args: { ...c.args, [kp[0] as string]: c.args[kp[1] as string], [kp[1] as string]: c.args[kp[0] as string] } });
   for (const [n, p] of Object.entries(c.op.params)) {
-    if (p.type !== "number" && p.type !== "integer") continue;
-    for (const col of inv.require.map((r) => r.column)) if (typeof before[col] === "number") out.push({ op: c.op, args: { ...c.args, [n]: before[col] } });
+    if (kp.includes(n)) continue;
+    for (const col of inv.require.map((r) => r.column)) {
+      const old = before[col];
+      const fits = p.enum ? p.enum.some((v) => String(v) === String(old)) && (col === n || inv.require.length === 1) : (p.type === "number" || p.type === "integer") && typeof old === "number";
+      if (fits) out.push({ op: c.op, args: { ...c.args, [n]: old } });
+    }
   }
   return out;
 }
