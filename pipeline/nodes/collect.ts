@@ -11,6 +11,7 @@ import { domainContext } from "./domain-context.js";
 import { designStages } from "./design-stages.js";
 import { summarize } from "../../validation/validate-domain.js";
 import { branchCoverage } from "../../validation/branch-coverage.js";
+import { invariantCoverage } from "../../validation/invariant-coverage.js";
 import { services, type NodeConfig } from "../build/services.js";
 import type { BuildStateType, BuildUpdate, TaskRecord } from "../graph/state.js";
 
@@ -66,7 +67,9 @@ export async function collect(state: BuildStateType, config?: NodeConfig): Promi
       if (readdirSync(join(vdir, t)).length === 0) rmSync(join(vdir, t), { recursive: true });
     }
   }
-  const report = { ...validationReport(state.domain, state.records), branches: branchCoverage(domainContext(state, svc).sop, released.map((r) => r.task as Task)) };
+  const releasedTasks = released.map((r) => r.task as Task);
+  const base = validationReport(state.domain, state.records);
+  const report = { ...base, branches: branchCoverage(domainContext(state, svc).sop, releasedTasks), invariants: invariantCoverage(domainContext(state, svc).world, releasedTasks, base.tasks) };
   if (writeIfChanged(join(out, "validation.json"), stableJson(ValidationReport.parse(report)))) written.push("validation.json");
   const design = await designStages(state, svc);
   const stages = [...state.stages.filter((s) => !design.some((d) => d.stage === s.stage)), ...design];

@@ -8,8 +8,10 @@ export interface ExerciseFigures {
   traps: number;
   /** Tasks whose outcome a time decides: a deadline check, a wait in the golden plan, or a scheduled event. */
   timed: number;
-  /** Tasks with an invariant under test. */
+  /** Tasks with an invariant under test: a violation trace breached it for one step and the check caught it. */
   invariants: number;
+  /** Tasks with an invariant check (tested or not). */
+  invariantsChecked: number;
   /** Released tasks the newest-version / first-found probe solves. */
   newestSolves: number;
   firstFoundSolves: number;
@@ -36,7 +38,8 @@ export function exerciseFigures(tasks: readonly Task[], report: ValidationReport
     branches: { taken: branches.filter((b) => b.tasks.length > 0).length, total: branches.length },
     traps: tasks.filter(hasVersionTrap).length,
     timed: tasks.filter(isTimed).length,
-    invariants: tasks.filter((t) => t.checks.process.some((c) => c.kind === "invariant_holds")).length,
+    invariants: new Set((report.invariants ?? []).flatMap((i) => i.tested).filter((id) => released.has(id))).size,
+    invariantsChecked: tasks.filter((t) => t.checks.process.some((c) => c.kind === "invariant_holds")).length,
     newestSolves: probes.filter((p) => p["newest-version"] === true).length,
     firstFoundSolves: probes.filter((p) => p["first-found"] === true).length,
     tasks: tasks.length,

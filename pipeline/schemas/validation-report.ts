@@ -99,6 +99,20 @@ export const ValidationReport = z
       )
       .optional()
       .describe("Branch coverage: every branch of every decision of the workflows the released tasks combine."),
+    invariants: z
+      .array(
+        z
+          .object({
+            rule: z.string().describe("Invariant rule id of the world model."),
+            table: z.string().describe("Table the invariant is about."),
+            checked: z.array(z.string()).describe("Released tasks with an invariant_holds check on the rule."),
+            tested: z.array(z.string()).describe("Released tasks where a breach-then-restore violation trace broke the invariant and the check failed on it."),
+            reason: z.string().nullable().describe("Why no released task tests the invariant; null when some do."),
+          })
+          .strict(),
+      )
+      .optional()
+      .describe("Invariant coverage: every invariant rule of the world with the released tasks that test it."),
   })
   .strict()
   .describe("Validation report of one domain: per-task gates, mutants, repairs, probes and drops.");

@@ -16,11 +16,13 @@ describe("what the released tasks exercise (datasheet figures)", () => {
       { workflow: "payment-release", decision: "d1", when: "the amount is above EUR 10,000.00", tasks: ["release-approved"], reason: null },
       { workflow: "payment-release", decision: "d1", when: "otherwise (not: the amount is above EUR 10,000.00)", tasks: [], reason: "the condition was evaluated and did not hold on any released task's state" },
     ],
+    // Two tasks check the reserve floor; a violation trace breached it only on one.
+    invariants: [{ rule: "R-FLOOR", table: "accounts", checked: ["release-approved", "release-small"], tested: ["release-small"], reason: null }],
   };
 
   it("counts traps, time, invariants, branches and the version probes' solves exactly", () => {
     expect(tasks.map(hasVersionTrap)).toEqual([true, true, false]);
     expect(tasks.map(isTimed)).toEqual([true, true, false]);
-    expect(exerciseFigures(tasks, report)).toEqual({ branches: { taken: 1, total: 2 }, traps: 2, timed: 2, invariants: 2, newestSolves: 2, firstFoundSolves: 1, tasks: 3 });
+    expect(exerciseFigures(tasks, report)).toEqual({ branches: { taken: 1, total: 2 }, traps: 2, timed: 2, invariants: 1, invariantsChecked: 2, newestSolves: 2, firstFoundSolves: 1, tasks: 3 });
   });
 });
