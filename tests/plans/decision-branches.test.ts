@@ -57,7 +57,7 @@ describe("decision-faithful plans", () => {
       expect.objectContaining({ killed: true, target_check: "process-payment-release-d1-taken-propose_release", reason: 'the condition "the amount is above EUR 250,000.00" held, but propose_release never ran with payment_id = "PAY-00001"' }),
     ]);
     expect(small?.mutants.filter((m) => m.operator === "take_other_branch")).toEqual([
-      expect.objectContaining({ killed: true, target_check: "process-payment-release-d1-not-taken-propose_release", reason: 'the condition "the amount is above EUR 250,000.00" did not hold, but propose_release ran with payment_id = "PAY-00002" at event 6' }),
+      expect.objectContaining({ killed: true, target_check: "process-payment-release-d1-not-taken-propose_release", reason: 'the condition "the amount is above EUR 250,000.00" did not hold, but propose_release ran with payment_id = "PAY-00002" at event 7' }),
       // The otherwise branch ("continue with step 5") names no operation: it requires the step it leads to.
       expect.objectContaining({ killed: true, target_check: "process-payment-release-d1-taken-release_payment", reason: 'the condition "otherwise (not: the amount is above EUR 250,000.00)" held, but release_payment never ran with payment_id = "PAY-00002"' }),
     ]);
@@ -75,7 +75,7 @@ describe("decision-faithful plans", () => {
     const r = await new DeterministicTaskDesigner().design(ctx, 0, new RandomStream(7).fork("task-slot/0"));
     expect(r.ok).toBe(true);
     if (!r.ok) return;
-    expect(r.task.reference_plan.map((p) => `${p.sop_step} ${p.operation}`)).toEqual(["s1 get_payment", "s3 propose_release", "s4 approve", "s5 ask", "s5 release_payment"]);
+    expect(r.task.reference_plan.map((p) => `${p.sop_step} ${p.operation}`)).toEqual(["s1 read_document", "s1 get_payment", "s3 propose_release", "s4 approve", "s5 ask", "s5 release_payment"]);
     expect(r.task.decisions).toEqual([
       { workflow: "payment-release", decision: "d1", at_step: "s3", when: "the amount is above EUR 250,000.00", held: true, operations: ["propose_release"], outdated: { document: "payment-release-procedure", version: "4.1", clause: "PAY-2.1", value: 500000 } },
       { workflow: "payment-release", decision: "d1", at_step: "s3", when: "otherwise (not: the amount is above EUR 250,000.00)", held: false, operations: [], outdated: { document: "payment-release-procedure", version: "4.1", clause: "PAY-2.1", value: 500000 } },

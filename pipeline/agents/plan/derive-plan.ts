@@ -5,6 +5,7 @@ import type { DomainContext } from "../../world/domain-context.js";
 import { termsOf } from "../../world/approvals.js";
 import { bindArgs, learn, type Bag } from "./bind-args.js";
 import { executePlan } from "./execute-plan.js";
+import { withDocumentReads } from "./document-reads.js";
 import type { PlanAction } from "./actions.js";
 import type { WorldIndex } from "./world-index.js";
 
@@ -270,7 +271,10 @@ export function derivePlan(ctx: DomainContext, index: WorldIndex, draft: (facts:
     const ran = op && op.side === "agent" && start.actions.some((a) => a.type === "call" && a.operation === op.name && a.workflow === d.workflow && a.step === target?.id);
     return ran && op ? { ...d, operations: [op.name] } : d;
   });
-  return { actions: start.actions, facts: start.facts, approvals: start.approvals, terminals, decisions };
+  // The golden trace consults the documents it follows (reads change no state: the proof stands).
+  const actions = withDocumentReads(ctx, index, units, draft([], []).customer_id, start.actions);
+  const moved = terminals.map((t) => actions.indexOf(start.actions[t] as PlanAction));
+  return { actions, facts: start.facts, approvals: start.approvals, terminals: moved, decisions };
 }
 
 /** Why a write changed nothing, when its arguments are the subject row's current values of the same name. */
