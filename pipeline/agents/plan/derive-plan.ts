@@ -5,7 +5,7 @@ import type { DomainContext } from "../../world/domain-context.js";
 import { termsOf } from "../../world/approvals.js";
 import { bindArgs, learn, type Bag } from "./bind-args.js";
 import { executePlan } from "./execute-plan.js";
-import { withDocumentReads } from "./document-reads.js";
+import { documentReads } from "./document-reads.js";
 import type { PlanAction } from "./actions.js";
 import type { WorldIndex } from "./world-index.js";
 
@@ -67,6 +67,7 @@ export function derivePlan(ctx: DomainContext, index: WorldIndex, draft: (facts:
   let budget = BUDGET;
   let start: Node = { step: null, actions: [], bag: new Map(), facts: [], approvals: [], wrote: false, lastWrite: -1, decisions: [] };
   const terminals: number[] = [];
+  const customerId = draft([], []).customer_id;
   for (const unit of units) {
     const knows = customerKnowledge(unit);
     const bag: Bag = new Map(start.bag);
@@ -191,7 +192,7 @@ export function derivePlan(ctx: DomainContext, index: WorldIndex, draft: (facts:
           return null;
         }
         const action: PlanAction = { type: "approve", proposal_of: proposer.operation, workflow: unit.workflow.id, step: step.id, why: step.text };
-        return tryBlock(node, step, [action], op, null);
+        return tryBlock(node, step, [...readsFor(node, step, undefined), action], op, null);
       }
       const note = `${unit.workflow.title}: ${op.description}`;
       const binding = bindArgs(op, node.bag, knows, note);
@@ -212,6 +213,8 @@ export function derivePlan(ctx: DomainContext, index: WorldIndex, draft: (facts:
       // A read that fails is not a dead end: the agent learns nothing and goes on.
       return op.access === "read" ? { ...node, step } : null;
     };
+    // The golden trace consults the documents it follows, ahead of each block (document-reads.ts).
+    const readsFor = (node: Node, step: SopStep, op: Operation | undefined): PlanAction[] => documentReads(ctx, index, customerId, node.actions, { workflow: unit.workflow, step: step.id, operation: op });
     const tryBinding = (node: Node, step: SopStep, op: Operation, binding: Extract<ReturnType<typeof bindArgs>, { ok: true }>): Node | null => {
       const asks: PlanAction[] = [];
       const facts = [...node.facts];
@@ -223,8 +226,9 @@ export function derivePlan(ctx: DomainContext, index: WorldIndex, draft: (facts:
       const call: PlanAction = { type: "call", operation: op.name, args: binding.args, workflow: unit.workflow.id, step: step.id, why: step.text };
       const approvals = op.proposes ? [...node.approvals, { kind: op.proposes.kind, terms: termsOf(op.proposes.terms, binding.args) }] : node.approvals;
       const withFacts = { ...node, facts, approvals };
+      const reads = readsFor(node, step, op);
       for (const wait of [0, ...(op.access === "write" ? RETRY_WAITS : [])]) {
-        const block: PlanAction[] = [...asks, ...(wait > 0 ? [{ type: "wait" as const, minutes: wait, workflow: unit.workflow.id, step: step.id, why: `${op.name} was refused; the procedure waits for the pending item` }] : []), call];
+        const block: PlanAction[] = [...reads, ...asks, ...(wait > 0 ? [{ type: "wait" as const, minutes: wait, workflow: unit.workflow.id, step: step.id, why: `${op.name} was refused; the procedure waits for the pending item` }] : []), call];
         const out = tryBlock(withFacts, step, block, op, call);
         if (out) return out;
       }
@@ -271,10 +275,7 @@ export function derivePlan(ctx: DomainContext, index: WorldIndex, draft: (facts:
     const ran = op && op.side === "agent" && start.actions.some((a) => a.type === "call" && a.operation === op.name && a.workflow === d.workflow && a.step === target?.id);
     return ran && op ? { ...d, operations: [op.name] } : d;
   });
-  // The golden trace consults the documents it follows (reads change no state: the proof stands).
-  const actions = withDocumentReads(ctx, index, units, draft([], []).customer_id, start.actions);
-  const moved = terminals.map((t) => actions.indexOf(start.actions[t] as PlanAction));
-  return { actions, facts: start.facts, approvals: start.approvals, terminals: moved, decisions };
+  return { actions: start.actions, facts: start.facts, approvals: start.approvals, terminals, decisions };
 }
 
 /** Why a write changed nothing, when its arguments are the subject row's current values of the same name. */

@@ -5,6 +5,7 @@ import { executePlan } from "../plan/execute-plan.js";
 import { fromReferencePlan } from "../plan/actions.js";
 import { DomainRows } from "../plan/domain-rows.js";
 import { customerProvenance, ruleProvenance, stepProvenance } from "./provenance.js";
+import { relativeDeadlines } from "./timing-checks.js";
 
 /** Columns whose final value depends on when the agent acted, not on what it did. */
 const TIMING_COLUMN = /(_at|_minute|_time)$/;
@@ -128,6 +129,8 @@ export class DeterministicRubricWriter implements RubricWriter {
           process.push(check(id, "process", "deadline_met", { operation: op.name, by_minute: by, args: stableArgs(keyArgsOf(w.action.args, index)) }, `${op.name} runs no later than minute ${by}.`, provenanceOr(ctx, pre.rule, task, w.action.workflow, w.action.step)));
         }
       }
+
+      for (const c of relativeDeadlines(ctx, index, run.trace, stableArgs)) if (!process.some((p) => p.id === c.id)) process.push(c);
 
       // Protection.
       protection.push(check("protect-other-customers", "protection", "other_customers_untouched", {}, "No other customer's records are changed.", customerProvenance(task.id, "scope")));
