@@ -16,7 +16,8 @@ export type Condition =
 
 const UNIT = String.raw`(?:(EUR|USD|GBP|CHF)\s*)?`;
 const NUM = String.raw`(-?\d[\d,]*(?:\.\d+)?)`;
-const AFTER = String.raw`(?:\s*(EUR|USD|GBP|CHF|%|percent|minutes?|hours?|days?|years?|kg|mg\/l)\b)?`;
+// A unit ends where no letter follows (`\b` would never match after `%`).
+const AFTER = String.raw`(?:\s*(EUR|USD|GBP|CHF|%|percent|minutes?|hours?|days?|years?|kg|mg\/l)(?![A-Za-z]))?`;
 
 /** Comparators as written, value after them (`above EUR 250,000.00`) or before them (`60 or less`). */
 const LEADING: Array<[RegExp, "<" | "<=" | ">" | ">="]> = [

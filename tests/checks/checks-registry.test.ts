@@ -43,6 +43,7 @@ describe("check registry", () => {
       "protected_rows_unchanged",
       "rule_version_followed",
       "terminal_value_in",
+      "waits_for_event",
     ]);
   });
 });

@@ -57,9 +57,9 @@ describe("deadline_met", () => {
   });
 
   it("never executing misses a required deadline and passes an optional one", () => {
-    expect(judge("deadline_met", params, []).reason).toBe("release_payment was never executed; the deadline 30 was missed");
+    expect(judge("deadline_met", params, []).reason).toBe("release_payment was never executed; the deadline (minute 30) was missed");
     const optional = judge("deadline_met", { ...params, required: false }, []);
-    expect([optional.passed, optional.reason]).toEqual([true, "release_payment was never executed; the deadline 30 does not apply"]);
+    expect([optional.passed, optional.reason]).toEqual([true, "release_payment was never executed; the deadline (minute 30) does not apply"]);
   });
 });
 

@@ -38,6 +38,7 @@ describe("decision-faithful plans", () => {
     expect(parseCondition("Precautions: contact or droplet; Triage level: 1 or 2")).toEqual({ kind: "and", of: [{ kind: "in", quantity: "Precautions", values: ["contact", "droplet"] }, { kind: "in", quantity: "Triage level", values: ["1", "2"] }] });
     expect(parseCondition("the obs age (minutes since the last observations) is 60 or less")).toEqual({ kind: "compare", quantity: "obs age", op: "<=", value: 60, unit: null });
     expect(parseCondition("the release is rejected because the cut-off has passed")).toEqual({ kind: "event", event: "refused" });
+    expect(parseCondition("the relative difference is more than 20 %")).toEqual({ kind: "compare", quantity: "relative difference", op: ">", value: 20, unit: "%" });
     // Text outside the language never parses, so it is never taken as true.
     expect(parseCondition("the duty is EUR 10.00 or more and not yet secured")).toBeNull();
     expect(parseCondition("the goods have been released")).toBeNull();

@@ -19,7 +19,7 @@ describe("mutation operators", () => {
   it("are registered in report order", () => {
     expect(MUTATION_OPERATOR_NAMES).toEqual([
       "drop_approval", "execute_before_approval", "change_terms_after_approval", "reorder_dependent_steps", "take_other_branch", "breach_constraint_then_restore",
-      "touch_protected_object", "follow_outdated_rule", "use_unobtained_fact", "miss_deadline", "execute_twice", "do_nothing",
+      "touch_protected_object", "follow_outdated_rule", "use_unobtained_fact", "miss_deadline", "act_before_information", "execute_twice", "do_nothing",
     ]);
   });
 
@@ -43,7 +43,7 @@ describe("mutation operators", () => {
       ["miss_deadline", "p-cutoff", true],
       ["do_nothing", "g-released", true],
     ]);
-    expect(notApplicable("release-small")).toEqual(["drop_approval", "execute_before_approval", "change_terms_after_approval", "reorder_dependent_steps", "take_other_branch", "execute_twice"]);
+    expect(notApplicable("release-small")).toEqual(["drop_approval", "execute_before_approval", "change_terms_after_approval", "reorder_dependent_steps", "take_other_branch", "act_before_information", "execute_twice"]);
   });
 
   it("approved release: the approval operators hit the approval check", () => {

@@ -5,6 +5,7 @@ import { actionExecuted } from "./kinds/action-executed.js";
 import { approvalBeforeExecution } from "./kinds/approval-before-execution.js";
 import { invariantHolds } from "./kinds/invariant-holds.js";
 import { deadlineMet } from "./kinds/deadline-met.js";
+import { waitsForEvent } from "./kinds/waits-for-event.js";
 import { executedInOrder } from "./kinds/executed-in-order.js";
 import { branchFollowed } from "./kinds/branch-followed.js";
 import { factElicitedBeforeUse } from "./kinds/fact-elicited-before-use.js";
@@ -22,6 +23,7 @@ export const CHECK_KINDS: readonly CheckKind[] = [
   approvalBeforeExecution,
   invariantHolds,
   deadlineMet,
+  waitsForEvent,
   executedInOrder,
   branchFollowed,
   factElicitedBeforeUse,

@@ -8,6 +8,7 @@ import { touchProtectedObject } from "./touch-protected-object.js";
 import { followOutdatedRule } from "./follow-outdated-rule.js";
 import { useUnobtainedFact } from "./use-unobtained-fact.js";
 import { missDeadline } from "./miss-deadline.js";
+import { actBeforeInformation } from "./act-before-information.js";
 import { executeTwice } from "./execute-twice.js";
 import { doNothing } from "./do-nothing.js";
 import { takeOtherBranch } from "./take-other-branch.js";
@@ -24,6 +25,7 @@ export const MUTATION_OPERATORS: readonly MutationOperator[] = [
   followOutdatedRule,
   useUnobtainedFact,
   missDeadline,
+  actBeforeInformation,
   executeTwice,
   doNothing,
 ];

@@ -1,7 +1,7 @@
-import type { AcceptanceCheck, Trace } from "../../schemas/index.js";
+import type { AcceptanceCheck, Task, Trace } from "../../schemas/index.js";
 import type { DomainContext } from "../types.js";
 import type { WorldIndex } from "../plan/world-index.js";
-import { tablesInSql } from "../../sop/world-index.js";
+import { tablesInSql, tablesOfOperation } from "../../sop/world-index.js";
 import { executions } from "../../../validation/checks/index.js";
 import { ruleProvenance } from "./provenance.js";
 
@@ -43,6 +43,40 @@ export function relativeDeadlines(ctx: DomainContext, index: WorldIndex, trace: 
       description: `${bound.name} runs within ${within} minutes of the ${trigger} it follows (${ev.description})`,
       provenance: prov,
     });
+  }
+  return out;
+}
+
+/**
+ * Information that arrives later: when the reference run waits and a scheduled event fires during
+ * the wait and changes rows the next agent write reads or writes (the inspection report arrives, a
+ * cleaned bed comes back), that write must come after the event. The check names the event; the
+ * `act_before_information` violation trace drops the wait. Events without a formal rule are left out:
+ * a check needs the clause it enforces.
+ */
+export function waitsForEvents(ctx: DomainContext, index: WorldIndex, task: Task, trace: Trace, stable: (args: Args) => Args): AcceptanceCheck[] {
+  const out: AcceptanceCheck[] = [];
+  const events = trace.events;
+  for (let i = 0; i < events.length; i++) {
+    const wait = events[i];
+    if (wait?.kind !== "wait" || wait.status !== "executed") continue;
+    const fired = [];
+    for (let j = i + 1; j < events.length && events[j]?.kind === "scheduled_event"; j++) fired.push(events[j]!);
+    const next = events.slice(i + 1).find((e) => e.kind === "tool_call" && e.actor === "agent" && e.status === "executed" && index.ops.get(e.name)?.access === "write");
+    if (!next) continue;
+    const op = index.ops.get(next.name);
+    if (!op) continue;
+    const touches = new Set(tablesOfOperation(op));
+    for (const f of fired) {
+      const world = [...task.scheduled_events, ...ctx.world.events].find((e) => e.id === f.name);
+      if (!world?.rule || f.changes.length === 0 || !f.changes.some((c) => touches.has(c.table))) continue;
+      const prov = ruleProvenance(ctx, world.rule);
+      if (!prov) continue;
+      const args = stable(keyArgs(next.args, index));
+      const id = `process-${next.name}-after-${f.name}`;
+      if (out.some((c) => c.id === id)) continue;
+      out.push({ id, group: "process", kind: "waits_for_event", params: { event: f.name, operation: next.name, args }, description: `${next.name} runs only after ${f.name} (${world.description})`, provenance: prov });
+    }
   }
   return out;
 }
