@@ -17,7 +17,7 @@ export const PrivateFact = z
   .object({
     id: z.string().min(1).describe("Fact id, referenced by checks and by trace events that disclose it."),
     statement: z.string().min(1).describe("The fact as the customer would say it."),
-    value: Scalar.describe("The value an agent needs (e.g. an invoice number, a document reference)."),
+    value: z.union([Scalar, z.array(z.union([z.string(), z.number(), z.boolean()]))]).describe("The value an agent needs (e.g. an invoice number, a document reference, or the list of items to return)."),
     param: z.string().optional().describe("Operation parameter this fact supplies, when it does."),
     disclose_when: z
       .array(z.string().min(1))

@@ -48,10 +48,21 @@ export const Table = z
   .strict();
 export type Table = z.infer<typeof Table>;
 
+/** The items of a list-valued parameter: scalars of one type. */
+export const ParamItems = z
+  .object({
+    type: z.enum(["string", "integer", "number", "boolean"]).describe("JSON type of every item."),
+    enum: z.array(z.union([z.string(), z.number()])).optional().describe("The only accepted item values."),
+    pattern: z.string().optional().describe("Regular expression every string item must match."),
+  })
+  .strict();
+
 /** Parameter of an operation (a JSON-Schema subset every provider's tool calling accepts). */
 export const Param = z
   .object({
-    type: z.enum(["string", "integer", "number", "boolean"]).describe("JSON type of the argument."),
+    type: z.enum(["string", "integer", "number", "boolean", "array"]).describe("JSON type of the argument; `array` is a list of scalars (`items`), bound to SQL as JSON text (read it with `json_each(:name)`)."),
+    items: ParamItems.optional().describe("For `type: array`: the type of every item."),
+    max_items: z.number().int().positive().optional().describe("For `type: array`: the longest accepted list (default 50)."),
     description: z.string().min(1).describe("Shown to the agent in the tool description."),
     required: z.boolean().default(true).describe("Whether the argument must be given."),
     enum: z.array(z.union([z.string(), z.number()])).optional().describe("The only accepted values."),
@@ -64,7 +75,8 @@ export const Param = z
       .default("state")
       .describe("Where a correct value comes from: `state` (looked up with tools), `customer` (a fact only the customer knows and must be asked for), `agent` (the agent's own decision, e.g. a note)."),
   })
-  .strict();
+  .strict()
+  .refine((p) => (p.type === "array") === (p.items !== undefined), { message: "a parameter of type array needs `items`, and only an array takes `items`" });
 export type Param = z.infer<typeof Param>;
 
 /**
@@ -106,7 +118,11 @@ export const Operation = z
     preconditions: z.array(Precondition).default([]).describe("All must hold, or the call is rejected with no side effect."),
     effects: z.array(Effect).default([]).describe("State changes, applied in one transaction in this order."),
     result: z
-      .object({ sql: SqlText, many: z.boolean().default(false).describe("Return every row (a list) instead of the first row.") })
+      .object({
+        sql: SqlText,
+        many: z.boolean().default(false).describe("Return every row (a list) instead of the first row."),
+        json: z.array(z.string()).optional().describe("Result columns holding JSON text (from `json_group_array`, `json_object`): returned parsed, as lists and objects."),
+      })
       .strict()
       .nullable()
       .default(null)

@@ -13,6 +13,9 @@ export interface ArgumentError {
   message: string;
 }
 
+/** Longest list a list-valued parameter accepts when world.yaml sets no `max_items`. */
+export const MAX_ITEMS = 50;
+
 function paramSchema(name: string, p: Param): z.ZodType {
   const typeError = (expected: string) => ({
     error: (iss: { input?: unknown }) => (iss.input === undefined ? `${name} is required` : `${name} must be ${expected}, got ${iss.input === null ? "null" : typeof iss.input}`),
@@ -36,8 +39,15 @@ function paramSchema(name: string, p: Param): z.ZodType {
     case "boolean":
       s = z.boolean(typeError("true or false"));
       break;
+    case "array": {
+      const items = p.items ?? { type: "string" as const };
+      const item = paramSchema(`${name}[]`, { ...p, ...items, type: items.type, items: undefined, required: true, enum: items.enum, pattern: items.pattern });
+      const most = p.max_items ?? MAX_ITEMS;
+      s = z.array(item, typeError("a list")).max(most, { error: `${name} has more than ${most} items` });
+      break;
+    }
   }
-  if (p.enum !== undefined) {
+  if (p.enum !== undefined && p.type !== "array") {
     const allowed = p.enum;
     s = s.refine((v) => allowed.includes(v as string | number), { error: `${name} must be one of ${allowed.map((v) => JSON.stringify(v)).join(", ")}` });
   }
@@ -72,6 +82,11 @@ export function paramsJsonSchema(params: Operation["params"]): Record<string, un
     if (p.type === "string") {
       prop.maxLength = p.max_length;
       if (p.pattern !== undefined) prop.pattern = p.pattern;
+    }
+    if (p.type === "array" && p.items) {
+      prop.items = { type: p.items.type, ...(p.items.enum ? { enum: p.items.enum } : {}), ...(p.items.pattern !== undefined ? { pattern: p.items.pattern } : {}) };
+      prop.maxItems = p.max_items ?? MAX_ITEMS;
+      delete prop.enum;
     }
     properties[name] = prop;
     if (p.required) required.push(name);

@@ -51,7 +51,7 @@ function bindingOf(cop: CompiledOperation, args: Record<string, unknown>, call: 
   for (let i = 0; i < names.length; i++) {
     const k = names[i] as string;
     const v = args[k];
-    bind[k] = v === undefined ? null : typeof v === "boolean" ? (v ? 1n : 0n) : typeof v === "number" && cop.integerParams.has(k) ? BigInt(v) : v;
+    bind[k] = v === undefined ? null : typeof v === "boolean" ? (v ? 1n : 0n) : typeof v === "number" && cop.integerParams.has(k) ? BigInt(v) : Array.isArray(v) ? JSON.stringify(v) : v;
   }
   bind.now = BigInt(ctx.now);
   bind.actor = call.actor;
@@ -178,6 +178,7 @@ function apply({ cop, call, ctx, bind, args, consumedId }: Apply): Applied {
     try {
       const stmt = conn.statement(op.result.sql);
       view = op.result.many ? stmt.all(bind) : (stmt.get(bind) ?? null);
+      if (op.result.json && op.result.json.length > 0) view = parseJsonColumns(view, op.result.json);
     } catch (e) {
       throw worldSqlProblem(e, statementAt(ctx, cop, "result", "result"), op.result.sql, conn.limits) ?? e;
     }
@@ -187,6 +188,17 @@ function apply({ cop, call, ctx, bind, args, consumedId }: Apply): Applied {
   else if (op.approves !== undefined && proposalId !== undefined) result = merge(view, { proposal_id: proposalId, kind: op.approves, status: "approved" });
   const changes = cop.writes ? conn.takeChanges() : [];
   return { result, changes, proposalId };
+}
+
+/** Result columns declared as JSON text come back parsed (a list or an object), not as strings. */
+function parseJsonColumns(view: unknown, columns: readonly string[]): unknown {
+  const fix = (row: unknown): unknown => {
+    if (row === null || typeof row !== "object") return row;
+    const out = { ...(row as Record<string, unknown>) };
+    for (const c of columns) if (typeof out[c] === "string") out[c] = JSON.parse(out[c] as string);
+    return out;
+  };
+  return Array.isArray(view) ? view.map(fix) : fix(view);
 }
 
 /** Proposal or approval fields on top of the result view (a single row is merged, a list nested). */

@@ -12,7 +12,18 @@ const USES: ReadonlySet<string> = new Set(["tool_call", "proposal"]);
 function sameLoose(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (a === null || b === null || a === undefined || b === undefined) return false;
+  // A list fact against a column holding the list as JSON text (or a list argument): same items, in order.
+  if (Array.isArray(a) || Array.isArray(b)) return JSON.stringify(asList(a)) === JSON.stringify(asList(b));
   return String(a) === String(b);
+}
+
+function asList(v: unknown): unknown {
+  if (typeof v !== "string") return v;
+  try {
+    return JSON.parse(v);
+  } catch {
+    return v;
+  }
 }
 
 /** Whether an agent call passes the fact's value (in its `param`, or in any argument when it has none). */

@@ -66,6 +66,7 @@ export function na(operator: string, reason: string): NotApplicable {
 
 /** Default value of a parameter nobody supplied (a mutant only needs a well-formed call). */
 export function placeholder(p: { type: string; minimum?: number | undefined; enum?: ReadonlyArray<string | number> | undefined }): unknown {
+  if (p.type === "array") return [];
   if (p.enum && p.enum.length > 0) return p.enum[0];
   if (p.type === "boolean") return false;
   if (p.type === "integer" || p.type === "number") return Math.max(1, p.minimum ?? 1);

@@ -14,6 +14,7 @@ export function searchPattern(pattern: string): RegExp {
 
 /** The value for a parameter in a customer's answer, read as an agent would; undefined when none fits. */
 export function valueIn(text: string, p: Param): unknown {
+  if (p.type === "array") return listIn(text, p);
   if (p.enum && p.enum.length > 0) {
     const lower = text.toLowerCase();
     const hit = p.enum.find((v) => lower.includes(String(v).toLowerCase()));
@@ -31,8 +32,32 @@ export function valueIn(text: string, p: Param): unknown {
   return tokens?.at(-1) ?? (text.trim().replace(/\.$/, "") || undefined);
 }
 
+/** The items of a parameter, as a parameter of their own. */
+function itemParam(p: Param): Param {
+  return { ...p, type: p.items?.type ?? "string", items: undefined, enum: p.items?.enum, pattern: p.items?.pattern };
+}
+
+/** A list in a customer's answer: every match of the items' pattern or enumerated values, else the stated words split on commas and "and". */
+function listIn(text: string, p: Param): unknown[] | undefined {
+  const item = itemParam(p);
+  if (item.pattern !== undefined) {
+    const all = text.match(new RegExp(searchPattern(item.pattern).source, "gu"));
+    return all && all.length > 0 ? [...all] : undefined;
+  }
+  if (item.enum && item.enum.length > 0) {
+    const lower = text.toLowerCase();
+    const hits = item.enum.filter((v) => lower.includes(String(v).toLowerCase()));
+    return hits.length > 0 ? hits : undefined;
+  }
+  const stated = /\b(?:is|are)\s+([^.]+?)\.?\s*$/i.exec(text.trim())?.[1];
+  if (!stated) return undefined;
+  const parts = stated.split(/\s*,\s*|\s+and\s+/).map((x) => x.trim()).filter((x) => x.length > 0);
+  return item.type === "number" || item.type === "integer" ? parts.map(Number) : parts;
+}
+
 /** A plausible made-up value for a parameter, shaped by its pattern (what an agent that never asks would send). */
 export function invented(p: Param): unknown {
+  if (p.type === "array") return [invented(itemParam(p))];
   if (p.enum && p.enum.length > 0) return p.enum[0];
   if (p.type === "number" || p.type === "integer") return Math.max(p.minimum ?? 100, 100);
   if (p.type === "boolean") return true;

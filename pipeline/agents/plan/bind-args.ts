@@ -17,7 +17,7 @@ export function bindArgs(op: Operation, bag: Bag, customerKnows: ReadonlyMap<str
   const facts: Array<{ param: string; value: unknown }> = [];
   for (const [name, p] of Object.entries(op.params)) {
     if (p.source === "customer") {
-      const known = customerKnows.get(name);
+      const known = p.type === "array" ? listOf(customerKnows.get(name)) : customerKnows.get(name);
       // With `current`, a known value equal to the row's present value is not what the customer wants.
       const v = current.has(name) && JSON.stringify(known) === JSON.stringify(current.get(name)) ? customerChoice(name, p, current.get(name)) : (known ?? customerChoice(name, p));
       if (v === undefined || v === null) {
@@ -37,6 +37,22 @@ export function bindArgs(op: Operation, bag: Bag, customerKnows: ReadonlyMap<str
     args[name] = v;
   }
   return { ok: true, args, facts };
+}
+
+/**
+ * A list-valued fact from what the customer knows: a list, or a (hidden) text column holding a JSON
+ * list of scalars (`'["L-1", "L-3"]'`, the items a customer wants to return). Anything else: none.
+ */
+function listOf(v: unknown): unknown[] | undefined {
+  let list: unknown = v;
+  if (typeof v === "string") {
+    try {
+      list = JSON.parse(v);
+    } catch {
+      return undefined;
+    }
+  }
+  return Array.isArray(list) && list.length > 0 && list.every((x) => ["string", "number", "boolean"].includes(typeof x)) ? list : undefined;
 }
 
 /** Add a call result's fields to the bag: an object's keys, or the single row of a one-row list. */

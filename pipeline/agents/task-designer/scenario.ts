@@ -7,6 +7,12 @@ function lowerFirst(s: string): string {
   return s.charAt(0).toLowerCase() + s.slice(1);
 }
 
+/** `A, B and C`: a list as a customer says it. */
+function listText(items: readonly unknown[]): string {
+  const words = items.map(String);
+  return words.length <= 1 ? (words[0] ?? "") : `${words.slice(0, -1).join(", ")} and ${words.at(-1)}`;
+}
+
 /** Display name of a customer row: its `name` column, else its first text column after the key. */
 function displayName(row: Row): string {
   const name = row.name ?? Object.values(row).find((v, i) => i > 0 && typeof v === "string");
@@ -33,8 +39,8 @@ export function buildScenario(ctx: DomainContext, customer: Row, units: readonly
       const lead = f.description.replace(/[.(].*$/s, "").trim().toLowerCase();
       return {
         id: f.param,
-        statement: `The ${words} is ${String(f.value)}.`,
-        value: f.value as string | number | boolean | null,
+        statement: Array.isArray(f.value) ? `The ${words} are ${listText(f.value)}.` : `The ${words} is ${String(f.value)}.`,
+        value: f.value as string | number | boolean | null | Array<string | number | boolean>,
         param: f.param,
         disclose_when: [...new Set([words, ...(lead && lead !== words ? [lead] : [])])],
       };

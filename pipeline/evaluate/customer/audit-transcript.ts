@@ -129,8 +129,11 @@ export function factsStated(task: Task, text: string): string[] {
   for (const s of sentences(text)) {
     const named = namedFacts(task.scenario.private_facts, s);
     for (const f of task.scenario.private_facts) {
-      if (f.value === null || !holdsValue(s, f.value)) continue;
-      if (distinctive(f.value) || named.has(f.id)) out.add(f.id);
+      if (f.value === null) continue;
+      // A list is stated when every item is (the items to return, in any order).
+      const items = Array.isArray(f.value) ? f.value : [f.value];
+      if (items.length === 0 || !items.every((v) => holdsValue(s, v))) continue;
+      if (items.some((v) => distinctive(v)) || named.has(f.id)) out.add(f.id);
     }
   }
   return task.scenario.private_facts.filter((f) => out.has(f.id)).map((f) => f.id);
@@ -146,7 +149,8 @@ export function factsContradicted(task: Task, text: string, echoed: ReadonlySet<
   for (const s of sentences(text)) {
     const named = namedFacts(task.scenario.private_facts, s);
     for (const f of task.scenario.private_facts) {
-      if (!named.has(f.id) || f.value === null) continue;
+      // Lists are not compared item by item for contradictions: a customer may name a subset first.
+      if (!named.has(f.id) || f.value === null || Array.isArray(f.value)) continue;
       const code = shapeOf(f.value) === "code";
       const refs = code ? others(task, f) : [];
       const candidates = sameShape(s, f.value)?.filter((w) => !code || !(echoed.has(w.toLowerCase()) || refs.some((v) => holdsValue(sentence(w), v)))) ?? null;
@@ -232,7 +236,7 @@ function lowerWords(text: string): string[] {
 
 /** The distinctive values of the other private facts (a sentence may name one fact and quote another's reference). */
 function others(task: Task, f: PrivateFact): Array<string | number | boolean> {
-  return task.scenario.private_facts.filter((o) => o.id !== f.id && o.value !== null && distinctive(o.value)).map((o) => o.value as string | number | boolean);
+  return task.scenario.private_facts.flatMap((o) => (o.id === f.id || o.value === null ? [] : Array.isArray(o.value) ? o.value : [o.value])).filter((v) => distinctive(v));
 }
 
 /** Whitespace-separated words with surrounding punctuation removed (inner `-`, `_`, `.`, `/` kept). */
