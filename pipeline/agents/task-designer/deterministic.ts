@@ -7,6 +7,7 @@ import { derivePlan, type DerivedPlan, type NeededFact, type PlanUnit } from "..
 import { toReferencePlan } from "../plan/actions.js";
 import { buildScenario } from "./scenario.js";
 import { documentsFor } from "./documents.js";
+import { agenda, type SurveyedUnit } from "./agenda.js";
 
 /** Attempts per slot before the slot is reported empty. */
 const ATTEMPTS = 12;
@@ -21,6 +22,10 @@ const ATTEMPTS = 12;
 export class DeterministicTaskDesigner implements TaskDesigner {
   /** Why a (workflow, subject) unit cannot be carried out alone (null: it can); shared by the slots of one build. */
   readonly #infeasible = new Map<string, string | null>();
+  /** The plan of each unit that can be carried out alone, by the same key. */
+  readonly #plans = new Map<string, DerivedPlan>();
+  /** The anchors of the slots, per domain (agenda.ts). */
+  readonly #agendas = new Map<string, SurveyedUnit[]>();
 
   /** Units (workflow + subject row of this customer) that can be carried out on their own. */
   feasibleUnits(ctx: DomainContext, index: WorldIndex, rows: DomainRows, workflows: readonly SopWorkflow[], customer: Row, unitsOf: (u: PlanUnit[]) => (f: NeededFact[], a: DerivedPlan["approvals"]) => Task): PlanUnit[] {
@@ -43,6 +48,7 @@ export class DeterministicTaskDesigner implements TaskDesigner {
           const plan = derivePlan(ctx, index, unitsOf([unit]), [unit]);
           reason = "reason" in plan ? plan.reason : null;
           this.#infeasible.set(memoKey, reason);
+          if (!("reason" in plan)) this.#plans.set(memoKey, plan);
         }
         out.push({ unit, reason });
       }
@@ -58,10 +64,17 @@ export class DeterministicTaskDesigner implements TaskDesigner {
       if (customers.length === 0) return { ok: false, reason: `the world names no rows of ${ctx.world.customer_table}` };
       const workflows = designableWorkflows(ctx, index);
       const failures: string[] = [];
+      const id = `${ctx.card.id}-${String(slot + 1).padStart(3, "0")}`;
+      // Slots are spent on purpose first: slot i is anchored on the i-th unit of the domain's agenda.
+      const anchor = this.#agenda(ctx, index, rows, workflows, customers)[slot];
+      if (anchor) {
+        const designed = this.#around(ctx, index, rows, workflows, anchor, id, rng);
+        if ("task" in designed) return { ok: true, task: designed.task };
+        failures.push(designed.reason);
+      }
       for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
         const customer = customers[(slot + attempt * 7) % customers.length] as Row;
         const cKey = customer[index.customerTable.primary_key];
-        const id = `${ctx.card.id}-${String(slot + 1).padStart(3, "0")}`;
         const unitsOf = (u: PlanUnit[]) => (facts: NeededFact[], approvals: DerivedPlan["approvals"]): Task => buildTask(ctx, id, customer, index.customerTable.primary_key, u, facts, approvals, []);
         const singles = this.feasibleUnits(ctx, index, rows, workflows, customer, unitsOf);
         if (singles.length === 0) {
@@ -89,6 +102,52 @@ export class DeterministicTaskDesigner implements TaskDesigner {
     } finally {
       rows.close();
     }
+  }
+
+  /** The domain's agenda of anchor units (agenda.ts), surveyed once per build. */
+  #agenda(ctx: DomainContext, index: WorldIndex, rows: DomainRows, workflows: readonly SopWorkflow[], customers: readonly Row[]): SurveyedUnit[] {
+    const cached = this.#agendas.get(ctx.card.id);
+    if (cached) return cached;
+    const surveyed: SurveyedUnit[] = [];
+    for (const customer of customers) {
+      const unitsOf = (u: PlanUnit[]) => (facts: NeededFact[], approvals: DerivedPlan["approvals"]): Task => buildTask(ctx, "survey", customer, index.customerTable.primary_key, u, facts, approvals, []);
+      for (const unit of this.feasibleUnits(ctx, index, rows, workflows, customer, unitsOf)) {
+        const plan = this.#plans.get(`${ctx.card.id}|${unit.workflow.id}|${String(unit.key)}`);
+        if (plan) surveyed.push({ customer, unit, plan });
+      }
+    }
+    const list = agenda(surveyed);
+    this.#agendas.set(ctx.card.id, list);
+    return list;
+  }
+
+  /** A task around an anchor unit: the anchor first (its plan runs on the state it was surveyed on), then up to two more units of the same customer. */
+  #around(ctx: DomainContext, index: WorldIndex, rows: DomainRows, workflows: readonly SopWorkflow[], anchor: SurveyedUnit, id: string, rng: RandomStream): { task: Task } | { reason: string } {
+    const customer = anchor.customer;
+    const unitsOf = (u: PlanUnit[]) => (facts: NeededFact[], approvals: DerivedPlan["approvals"]): Task => buildTask(ctx, id, customer, index.customerTable.primary_key, u, facts, approvals, []);
+    const others = this.feasibleUnits(ctx, index, rows, workflows, customer, unitsOf).filter((u) => u.workflow.id !== anchor.unit.workflow.id && !(u.table.name === anchor.unit.table.name && u.key === anchor.unit.key));
+    const max = Math.min(ctx.card.generation.max_workflows_per_task, 3, 1 + new Set(others.map((u) => u.workflow.id)).size);
+    const k = rng.pick([1, 2, 3].filter((n) => n <= max), [1, 3, 3].slice(0, max));
+    const tries: PlanUnit[][] = [];
+    const units: PlanUnit[] = [anchor.unit];
+    for (const u of rng.shuffle(others)) {
+      if (units.length >= k) break;
+      if (units.some((x) => x.workflow.id === u.workflow.id || (x.table.name === u.table.name && x.key === u.key))) continue;
+      units.push(u);
+    }
+    // The combination first, then the anchor alone (its plan is known to exist).
+    tries.push(units);
+    if (units.length > 1) tries.push([anchor.unit]);
+    let reason = "";
+    for (const us of tries) {
+      const plan = derivePlan(ctx, index, unitsOf(us), us);
+      if ("reason" in plan) {
+        reason = plan.reason;
+        continue;
+      }
+      return { task: buildTask(ctx, id, customer, index.customerTable.primary_key, us, plan.facts, plan.approvals, toReferencePlan(plan.actions), undefined, plan.decisions) };
+    }
+    return { reason };
   }
 }
 

@@ -1,0 +1,56 @@
+import type { DerivedPlan, PlanUnit } from "../plan/derive-plan.js";
+import type { Row } from "../plan/domain-rows.js";
+
+/** A unit one customer's rows allow on its own, with what its plan exercises. */
+export interface SurveyedUnit {
+  customer: Row;
+  unit: PlanUnit;
+  plan: DerivedPlan;
+}
+
+/** What a unit's plan exercises: branches it takes, version traps, time (a wait), approvals. */
+export interface Exercise {
+  /** `workflow/decision/when` of every branch whose condition held. */
+  branches: string[];
+  traps: number;
+  timed: boolean;
+  approvals: number;
+}
+
+export function exerciseOf(plan: DerivedPlan): Exercise {
+  return {
+    branches: plan.decisions.filter((d) => d.held).map((d) => `${d.workflow}/${d.decision}/${d.when}`),
+    traps: plan.decisions.filter((d) => d.outdated).length,
+    timed: plan.actions.some((a) => a.type === "wait"),
+    approvals: plan.approvals.length,
+  };
+}
+
+/**
+ * The slots spent on purpose: an ordered list of anchor units, one per feature a document states
+ * that some unit can exercise. First one unit for every decision branch some unit takes (so every
+ * reachable branch is covered), then units with a version trap, then units where time decides,
+ * then units with an approval, each not already listed. Slot i is anchored on entry i; slots past
+ * the list are designed freely. Ties go to the survey order (customers, workflows, rows), so the
+ * agenda depends only on the domain.
+ */
+export function agenda(units: readonly SurveyedUnit[]): SurveyedUnit[] {
+  const out: SurveyedUnit[] = [];
+  const taken = new Set<SurveyedUnit>();
+  const add = (u: SurveyedUnit | undefined) => {
+    if (u && !taken.has(u)) {
+      taken.add(u);
+      out.push(u);
+    }
+  };
+  const ex = new Map(units.map((u) => [u, exerciseOf(u.plan)]));
+  const branches = [...new Set(units.flatMap((u) => ex.get(u)?.branches ?? []))].sort();
+  for (const b of branches) {
+    if (out.some((u) => ex.get(u)?.branches.includes(b))) continue;
+    add(units.find((u) => ex.get(u)?.branches.includes(b)));
+  }
+  for (const pick of [(e: Exercise) => e.traps > 0, (e: Exercise) => e.timed, (e: Exercise) => e.approvals > 0]) {
+    for (const u of units) if (pick(ex.get(u) as Exercise)) add(u);
+  }
+  return out;
+}
