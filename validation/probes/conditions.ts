@@ -1,4 +1,5 @@
 import { numbersIn } from "./values.js";
+import { evaluateCondition, parseCondition } from "../../pipeline/sop/condition.js";
 
 /** What a probe has seen that a decision's condition may be about. */
 export interface ConditionEnv {
@@ -68,6 +69,13 @@ const BOILERPLATE = new Set("the a an is are was were if because of it its has h
  * value. Undefined when the text is none of these: the probe then follows the document order.
  */
 export function evaluate(condition: string, env: ConditionEnv): Verdict {
+  // The documented condition language first (comparisons, ranges, enumerated cells, `any`), on the
+  // values the probe has bound; events of the last call are read below.
+  const parsed = parseCondition(condition);
+  if (parsed && parsed.kind !== "event" && !(parsed.kind === "not" && parsed.of.kind === "event")) {
+    const v = evaluateCondition(parsed, env.state);
+    if (v !== undefined) return v;
+  }
   const not = /^otherwise \(not: (.*)\)$/.exec(condition);
   if (not) {
     const v = evaluate(not[1] as string, env);

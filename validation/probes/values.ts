@@ -16,8 +16,10 @@ export function searchPattern(pattern: string): RegExp {
 export function valueIn(text: string, p: Param): unknown {
   if (p.type === "array") return listIn(text, p);
   if (p.enum && p.enum.length > 0) {
+    // Whole words only, longest value first: "incomplete" is not "complete".
     const lower = text.toLowerCase();
-    const hit = p.enum.find((v) => lower.includes(String(v).toLowerCase()));
+    const words = (v: string | number) => new RegExp(`(?<![\\p{L}\\p{N}_])${String(v).toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\p{L}\\p{N}_])`, "u");
+    const hit = [...p.enum].sort((a, b) => String(b).length - String(a).length).find((v) => words(v).test(lower));
     if (hit !== undefined) return hit;
   }
   if (p.pattern !== undefined) return text.match(searchPattern(p.pattern))?.[0];
