@@ -1,6 +1,6 @@
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { basename, join, relative } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { runCli } from "./run-cli.js";
 
@@ -57,8 +57,11 @@ describe("domain ids are validated on every command that takes one", () => {
 
   it("synth sop with an id that is a path exits 2", () => {
     const root = workingCopy();
-    const r = runCli(["sop", "../scratch", "--sources", "sources", "--out", "sop"], { cwd: root });
-    expect(r.stderr).toBe(message("../scratch", "domain"));
+    // A path that exists is a domain folder to `synth sop`, so the path must lead nowhere: one
+    // named after this temporary copy, which no other process has made beside it.
+    const arg = `../${basename(root)}-scratch`;
+    const r = runCli(["sop", arg, "--sources", "sources", "--out", "sop"], { cwd: root });
+    expect(r.stderr).toBe(message(arg, "domain"));
     expect(r.code).toBe(2);
     expect(readdirSync(root)).toEqual(["sources"]);
   });
