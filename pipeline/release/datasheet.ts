@@ -2,6 +2,7 @@ import { INDUSTRIES } from "../schemas/index.js";
 import type { DomainSummary } from "./collect-domain.js";
 import { rate, type ReleaseStats } from "./release-stats.js";
 import { exerciseFigures } from "./exercise-figures.js";
+import { qualityFiguresSection } from "./quality-section.js";
 
 /** What the datasheet states about how the release was built (the same values the manifest holds). */
 export interface BuildFacts {
@@ -171,6 +172,7 @@ export function renderDatasheet(domains: readonly DomainSummary[], stats: Releas
       ? ["", table(["operator", "kill rate"], operators.map((o) => [o, rate(stats.mutants.byOperator[o]?.killed ?? 0, stats.mutants.byOperator[o]?.total ?? 0)]))]
       : []),
     "",
+    ...qualityFiguresSection(domains),
     "## How far to trust it",
     "",
     "`synth audit` proves that the files match `manifest.json`, that the manifest's `root_hash` covers its file list, that `documents.json` is what the documents in `docs/` give and that the initial database is what `world.json` and the seed give, and it re-runs every golden and violation trace. It cannot prove that the manifest itself is the one that was published: whoever can change a file can also recompute its hash and the root hash. A root hash is only as trustworthy as the place it was read from. Take it from a channel the release folder does not control (the publisher's announcement, a signed tag, the README of the repository that published it) and pin it:",
