@@ -69,3 +69,28 @@ describe("quality figures from the build's records", () => {
     expect(text).toContain("| all | 5 | 21 | 8–40 | 55 | 2/5 (40%) |");
   });
 });
+
+describe("demo figures from a build's generated folder", () => {
+  it("reads validation.json's figures and the released golden traces' horizons", async () => {
+    const { mkdtempSync, mkdirSync, writeFileSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const { join } = await import("node:path");
+    const { demoFigures, horizonText } = await import("../../pipeline/release/demo-figures.js");
+    const { golden, smallRelease, approvedRelease } = await import("../validation/fixture.js");
+    const dir = mkdtempSync(join(tmpdir(), "demo-figures-"));
+    mkdirSync(join(dir, "golden"));
+    const a = golden(smallRelease());
+    const b = golden(approvedRelease());
+    writeFileSync(join(dir, "golden", "t-1.json"), JSON.stringify(a));
+    writeFileSync(join(dir, "golden", "t-2.json"), JSON.stringify(b));
+    writeFileSync(join(dir, "golden", "t-3.json"), JSON.stringify(b)); // dropped: not counted
+    const f = demoFigures(report, dir);
+    expect(f.kill_rate_all).toEqual({ total: 8, killed: 6 });
+    expect(f.probe_solve_rate).toEqual({ competent: "2/2", "first-found": "0/2", "newest-version": "1/2" });
+    expect(f.survivors[1]).toBe("t-2: touch_protected_object → released");
+    const hs = [horizon(a), horizon(b)].sort((x, y) => x - y);
+    expect(f.horizon).toEqual(horizonFigures(hs));
+    expect(f.horizon?.tasks).toBe(2);
+    expect(horizonText(f.horizon)).toBe(`median ${(hs[0]! + hs[1]!) / 2} (q ${hs[0]! + (hs[1]! - hs[0]!) * 0.25}–${hs[0]! + (hs[1]! - hs[0]!) * 0.75}, max ${hs[1]}, ≥40: 0/2)`);
+  });
+});
