@@ -35,3 +35,13 @@ export function demoFigures(report: ValidationReport, generatedDomainDir: string
 export function horizonText(h: HorizonFigures | null): string {
   return h ? `median ${h.median} (q ${h.q1}–${h.q3}, max ${h.max}, ≥40: ${h.atLeast40}/${h.tasks})` : "-";
 }
+
+/** The build summary's lines for one domain: the same figures, in words. */
+export function figureLines(domain: string, f: DemoFigures): string[] {
+  const k = f.kill_rate_all;
+  const probes = Object.entries(f.probe_solve_rate).map(([p, r]) => `${p} ${r}`).join(", ");
+  return [
+    `${domain} before the release filter: violation traces ${k.killed}/${k.total} killed over all generated tasks${k.total ? ` (${((100 * k.killed) / k.total).toFixed(1)}%)` : ""}; probes solve (released tasks) ${probes || "-"}; horizon ${horizonText(f.horizon)}`,
+    ...f.survivors.map((s) => `  survivor ${domain}/${s}`),
+  ];
+}
