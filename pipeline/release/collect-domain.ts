@@ -4,6 +4,7 @@ import { stableJson } from "../core/canonical-json.js";
 import { FoundryError } from "../core/errors.js";
 import { BuildRecord, DomainCard, Sop, Task, Trace, ValidationReport, WorldModel } from "../schemas/index.js";
 import { KnowledgeBaseFile } from "../../validation/audit/knowledge-document.js";
+import { horizon } from "./quality-figures.js";
 import { domainFile, domainFiles, goldenFile, taskFile, violationFile, violationLabel, violationOrdinal } from "../../validation/audit/release-layout.js";
 import { sqliteProblem } from "../../validation/audit/sqlite-file.js";
 import { BUILD_RECORD_FILE } from "../build/build-record-file.js";
@@ -28,6 +29,8 @@ export interface DomainSummary {
   record: BuildRecord;
   /** Violation traces stored in the release. */
   violations: number;
+  /** Agent events of each released task's golden trace, in task order (the horizon). */
+  horizons: number[];
   /** Structure of the domain, for the datasheet. */
   structure: { distractors: number; operations: number; customer_actions: number; workflows: number; events: number; rules: number };
 }
@@ -120,6 +123,7 @@ export function collectDomain(id: string, generatedDir: string, sourcesDir: stri
   const released = report.tasks.filter((t) => t.status === "released").map((t) => t.task).sort();
   const tasks: Task[] = [];
   let violations = 0;
+  const horizons: number[] = [];
   for (const taskId of released) {
     const tf = join(gen, "tasks", `${taskId}.json`);
     const task = readJsonArtifact(tf, Task, "task");
@@ -128,6 +132,7 @@ export function collectDomain(id: string, generatedDir: string, sourcesDir: stri
     const golden = readJsonArtifact(gf, Trace, "golden trace");
     if (golden.role !== "golden" || golden.task !== taskId) throw new FoundryError("RELEASE_INPUT_INVALID", `expected the golden trace of ${taskId}, found a ${golden.role} trace of ${golden.task}`, { file: gf });
     tasks.push(task);
+    horizons.push(horizon(golden));
     files.push(json(taskFile(id, taskId), task), json(goldenFile(id, taskId), golden));
     const v = graphViolations(gen, id, taskId);
     const want = expectedLabels((report.tasks.find((t) => t.task === taskId)?.mutants ?? []).map((m) => m.operator)).sort();
@@ -146,5 +151,5 @@ export function collectDomain(id: string, generatedDir: string, sourcesDir: stri
     events: world.events.length,
     rules: world.rules.length,
   };
-  return { files, summary: { id, card, documents: documents.length, tasks, report, record, violations, structure } };
+  return { files, summary: { id, card, documents: documents.length, tasks, report, record, violations, horizons, structure } };
 }

@@ -2,6 +2,7 @@ import { INDUSTRIES } from "../schemas/index.js";
 import type { DomainSummary } from "./collect-domain.js";
 import { rate, type ReleaseStats } from "./release-stats.js";
 import { exerciseFigures } from "./exercise-figures.js";
+import { qualityFiguresSection } from "./quality-section.js";
 
 /** What the datasheet states about how the release was built (the same values the manifest holds). */
 export interface BuildFacts {
@@ -95,15 +96,15 @@ export function renderDatasheet(domains: readonly DomainSummary[], stats: Releas
     "### What the tasks exercise",
     "",
     table(
-      ["domain", "decision branches taken", "version or scope traps", "time decides", "invariant checked", "invariant under test", "newest-version probe solves", "first-found probe solves"],
+      ["domain", "decision branches taken", "version or scope traps", "time decides", "invariant checked", "invariant under test", "approvals", "newest-version probe solves", "first-found probe solves"],
       domains.map((d) => {
         const f = exerciseFigures(d.tasks, d.report);
         const share = (n: number) => `${n}/${f.tasks}${f.tasks ? ` (${Math.round((100 * n) / f.tasks)}%)` : ""}`;
-        return [d.id, `${f.branches.taken}/${f.branches.total}`, share(f.traps), share(f.timed), share(f.invariantsChecked), share(f.invariants), share(f.newestSolves), share(f.firstFoundSolves)];
+        return [d.id, `${f.branches.taken}/${f.branches.total}`, share(f.traps), share(f.timed), share(f.invariantsChecked), share(f.invariants), share(f.approvals), share(f.newestSolves), share(f.firstFoundSolves)];
       }),
     ),
     "",
-    "A decision branch is taken when a released task's state makes its condition hold (validation.json lists each branch with its tasks, or why none takes it). A trap is a check naming the clause of a version not in force that would lead to another action; time decides when a task has a deadline check, a wait or a scheduled event. An invariant is checked when a task has an `invariant_holds` check on it, and under test when a violation trace breached it for one step, restored it, and the check failed on that trace.",
+    "A decision branch is taken when a released task's state makes its condition hold (validation.json lists each branch with its tasks, or why none takes it). A trap is a check naming the clause of a version not in force that would lead to another action; time decides when a task has a deadline check, a wait or a scheduled event. An invariant is checked when a task has an `invariant_holds` check on it, and under test when a violation trace breached it for one step, restored it, and the check failed on that trace. A task needs approvals when it has an \`approval_before_execution\` check.",
     "",
     "#### Invariants",
     "",
@@ -171,6 +172,7 @@ export function renderDatasheet(domains: readonly DomainSummary[], stats: Releas
       ? ["", table(["operator", "kill rate"], operators.map((o) => [o, rate(stats.mutants.byOperator[o]?.killed ?? 0, stats.mutants.byOperator[o]?.total ?? 0)]))]
       : []),
     "",
+    ...qualityFiguresSection(domains),
     "## How far to trust it",
     "",
     "`synth audit` proves that the files match `manifest.json`, that the manifest's `root_hash` covers its file list, that `documents.json` is what the documents in `docs/` give and that the initial database is what `world.json` and the seed give, and it re-runs every golden and violation trace. It cannot prove that the manifest itself is the one that was published: whoever can change a file can also recompute its hash and the root hash. A root hash is only as trustworthy as the place it was read from. Take it from a channel the release folder does not control (the publisher's announcement, a signed tag, the README of the repository that published it) and pin it:",

@@ -12,6 +12,8 @@ export interface ExerciseFigures {
   invariants: number;
   /** Tasks with an invariant check (tested or not). */
   invariantsChecked: number;
+  /** Tasks that need the customer's approval: an approval_before_execution check. */
+  approvals: number;
   /** Released tasks the newest-version / first-found probe solves. */
   newestSolves: number;
   firstFoundSolves: number;
@@ -40,6 +42,7 @@ export function exerciseFigures(tasks: readonly Task[], report: ValidationReport
     timed: tasks.filter(isTimed).length,
     invariants: new Set((report.invariants ?? []).flatMap((i) => i.tested).filter((id) => released.has(id))).size,
     invariantsChecked: tasks.filter((t) => t.checks.process.some((c) => c.kind === "invariant_holds")).length,
+    approvals: tasks.filter((t) => t.checks.process.some((c) => c.kind === "approval_before_execution")).length,
     newestSolves: probes.filter((p) => p["newest-version"] === true).length,
     firstFoundSolves: probes.filter((p) => p["first-found"] === true).length,
     tasks: tasks.length,

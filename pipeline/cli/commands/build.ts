@@ -6,6 +6,10 @@ import { Progress } from "../../build/progress.js";
 import { dropCause } from "../../build/drop-cause.js";
 import { modelFailureSummary } from "../../llm/failure-reason.js";
 import { parseDomainList } from "../../core/domain-id.js";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { ValidationReport } from "../../schemas/index.js";
+import { demoFigures, figureLines } from "../../release/demo-figures.js";
 
 interface BuildFlags {
   domains?: string;
@@ -59,7 +63,7 @@ function groupByReason(dropped: ReadonlyArray<{ item: string; reason: string }>)
 }
 
 /** The end-of-build table: per domain and stage, items in and out and what was dropped. */
-export function printOutcome(outcome: BuildOutcome, json: boolean): void {
+export function printOutcome(outcome: BuildOutcome, json: boolean, generated?: string): void {
   // Items lost to model failures make the build exit 1, with how many and why (also with --json, on stderr).
   const lost = modelFailureSummary(
     outcome.domains.flatMap((d) => [
@@ -104,6 +108,12 @@ export function printOutcome(outcome: BuildOutcome, json: boolean): void {
     process.stdout.write(
       `${d.domain} gates: ${released.length} of ${d.records.length} task slot(s) pass every gate; violation traces ${killed}/${mutants.length} killed${mutants.length ? ` (${((100 * killed) / mutants.length).toFixed(1)}%)` : ""}; dropped by ${[...byGate].map(([g, n]) => `${g} ${n}`).join(", ") || "none"}\n`,
     );
+    // The honest figures, from what the build wrote (validation.json and the golden traces).
+    const reportFile = generated ? join(generated, d.domain, "validation.json") : null;
+    if (reportFile && existsSync(reportFile)) {
+      const report = ValidationReport.parse(JSON.parse(readFileSync(reportFile, "utf8")));
+      process.stdout.write(`${figureLines(d.domain, demoFigures(report, join(generated!, d.domain))).join("\n")}\n`);
+    }
   }
   const timing = new Table({ head: ["stage", "time", "stage cache hits", "model calls", "tokens in/out"] });
   for (const s of outcome.stats) timing.push([s.stage, `${(s.ms / 1000).toFixed(2)} s`, s.cache_hits, s.model_calls, `${s.tokens_in}/${s.tokens_out}`]);
@@ -133,7 +143,7 @@ export function registerBuild(program: Command): void {
     .action(async (o: BuildFlags) => {
       const config = resolveConfig({ flags: flagsToConfig(o) });
       const outcome = await runBuild({ config, domains: o.domains !== undefined ? parseDomainList(o.domains, "--domains") : undefined, paths: { sources: o.sources, sop: o.sop, generated: o.generated }, progress: Progress.auto(Boolean(o.json)), review: Boolean(o.review) });
-      printOutcome(outcome, Boolean(o.json));
+      printOutcome(outcome, Boolean(o.json), o.generated);
     });
   program
     .command("resume")
@@ -155,6 +165,6 @@ export function registerBuild(program: Command): void {
       const env = configFromEnv(process.env);
       const given = { ...env, ...flags, models: { ...((env.models as Record<string, string>) ?? {}), ...((flags.models as Record<string, string>) ?? {}) } };
       const outcome = await resumeBuild({ config, given, run, generated: o.generated, progress: Progress.auto(Boolean(o.json)), approve: Boolean(o.approve) });
-      printOutcome(outcome, Boolean(o.json));
+      printOutcome(outcome, Boolean(o.json), o.generated);
     });
 }

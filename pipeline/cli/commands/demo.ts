@@ -12,6 +12,9 @@ import { checkSampleRelease, SAMPLE_RELEASE } from "../../build/sample-release.j
 import { ValidationReport } from "../../schemas/index.js";
 import { readFileSync } from "node:fs";
 import { runDemoEvaluations } from "./demo-evaluation.js";
+import { demoFigures, horizonText } from "../../release/demo-figures.js";
+
+const killAll = (k: { killed: number; total: number }) => (k.total === 0 ? "-" : `${((100 * k.killed) / k.total).toFixed(1)}% (${k.killed}/${k.total})`);
 
 /**
  * The demo's configuration: the resolved one (cache folder, retries…) with every role deterministic
@@ -56,14 +59,11 @@ export function registerDemo(program: Command): void {
         const report = ValidationReport.parse(JSON.parse(readFileSync(join(opts.generated, d.domain, "validation.json"), "utf8")));
         const released = report.tasks.filter((t) => t.status === "released");
         const byDifficulty: Record<string, number> = {};
-        const solveRates: Record<string, string> = {};
         for (const label of ["easy", "medium", "hard", "expert"]) {
-          const ts = released.filter((t) => t.difficulty === label);
-          if (ts.length === 0) continue;
-          byDifficulty[label] = ts.length;
-          const flawed = ts.flatMap((t) => Object.entries(t.probes).filter(([name]) => name !== "competent").map(([, solved]) => solved));
-          solveRates[label] = `${Math.round((100 * flawed.filter(Boolean).length) / Math.max(1, flawed.length))}%`;
+          const n = released.filter((t) => t.difficulty === label).length;
+          if (n > 0) byDifficulty[label] = n;
         }
+        const figures = demoFigures(report, join(opts.generated, d.domain));
         const reasons = new Map<string, number>();
         for (const t of report.tasks.filter((x) => x.status === "dropped")) {
           const why = dropCause(t.drop_reason);
@@ -83,14 +83,17 @@ export function registerDemo(program: Command): void {
           kill_rate: report.summary.kill_rate,
           mutants: { total: report.summary.mutants_total, killed: report.summary.mutants_killed },
           difficulty: byDifficulty,
-          flawed_probe_solve_rate: solveRates,
+          kill_rate_all: figures.kill_rate_all,
+          survivors: figures.survivors,
+          probe_solve_rate: figures.probe_solve_rate,
+          horizon: figures.horizon,
         };
       });
       progress.emit({ event: "run", run: outcome.run, detail: "exporting and auditing the sample release" });
       const sample = await checkSampleRelease({ domains: outcome.domains.map((d) => d.domain), generatedDir: opts.generated, sourcesDir: opts.sources });
-      const table = new Table({ head: ["domain", "docs", "workflows", "task slots", "repaired", "dropped (reasons)", "released", "kill rate", "difficulty", "flawed probes solve"] });
+      const table = new Table({ head: ["domain", "docs", "workflows", "task slots", "repaired", "dropped (reasons)", "released", "kill rate (released)", "kill rate (all generated)", "difficulty", "probes solve (measured)", "horizon (agent events)"] });
       for (const r of rows) {
-        table.push([r.domain, r.documents, r.workflows, r.generated, r.repaired, `${r.dropped} ${Object.entries(r.dropped_reasons).map(([k, v]) => `${k}×${v}`).join(", ")}`, r.released, r.kill_rate === null ? "-" : `${(100 * r.kill_rate).toFixed(1)}% of ${r.mutants.total}`, Object.entries(r.difficulty).map(([k, v]) => `${k} ${v}`).join(", "), Object.entries(r.flawed_probe_solve_rate).map(([k, v]) => `${k} ${v}`).join(", ")]);
+        table.push([r.domain, r.documents, r.workflows, r.generated, r.repaired, `${r.dropped} ${Object.entries(r.dropped_reasons).map(([k, v]) => `${k}×${v}`).join(", ")}`, r.released, r.kill_rate === null ? "-" : `${(100 * r.kill_rate).toFixed(1)}% of ${r.mutants.total}`, killAll(r.kill_rate_all), Object.entries(r.difficulty).map(([k, v]) => `${k} ${v}`).join(", "), Object.entries(r.probe_solve_rate).map(([k, v]) => `${k} ${v}`).join(", "), horizonText(r.horizon)]);
       }
       const audit = sample.fresh.audit;
       const releaseLine = sample.version === null
@@ -110,9 +113,11 @@ export function registerDemo(program: Command): void {
         "",
         `Run \`${outcome.run}\`, deterministic strategies, no model.`,
         "",
-        "| domain | documents | workflows | task slots | repaired | dropped | released | kill rate | difficulty | flawed probes solve |",
-        "|---|---|---|---|---|---|---|---|---|---|",
-        ...rows.map((r) => `| ${r.domain} | ${r.documents} | ${r.workflows} | ${r.generated} | ${r.repaired} | ${r.dropped} (${Object.entries(r.dropped_reasons).map(([k, v]) => `${k}: ${v}`).join("; ") || "none"}) | ${r.released} | ${r.kill_rate === null ? "-" : `${(100 * r.kill_rate).toFixed(1)}% (${r.mutants.killed}/${r.mutants.total})`} | ${Object.entries(r.difficulty).map(([k, v]) => `${k} ${v}`).join(", ")} | ${Object.entries(r.flawed_probe_solve_rate).map(([k, v]) => `${k} ${v}`).join(", ")} |`),
+        "| domain | documents | workflows | task slots | repaired | dropped | released | kill rate (released) | kill rate (all generated) | difficulty | probes solve (measured, released tasks) | horizon (agent events per golden trace) |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+        ...rows.map((r) => `| ${r.domain} | ${r.documents} | ${r.workflows} | ${r.generated} | ${r.repaired} | ${r.dropped} (${Object.entries(r.dropped_reasons).map(([k, v]) => `${k}: ${v}`).join("; ") || "none"}) | ${r.released} | ${r.kill_rate === null ? "-" : `${(100 * r.kill_rate).toFixed(1)}% (${r.mutants.killed}/${r.mutants.total})`} | ${killAll(r.kill_rate_all)} | ${Object.entries(r.difficulty).map(([k, v]) => `${k} ${v}`).join(", ")} | ${Object.entries(r.probe_solve_rate).map(([k, v]) => `${k} ${v}`).join(", ")} | ${horizonText(r.horizon)} |`),
+        "",
+        ...(rows.some((r) => r.survivors.length > 0) ? ["Surviving violation traces over all generated tasks, and what repair did:", "", ...rows.flatMap((r) => r.survivors.map((s) => `- ${r.domain}/${s}`))] : ["No violation trace survived on any generated task."]),
         "",
         releaseLine,
         "",
