@@ -30,3 +30,30 @@ export function identifyProcedures(workflows: readonly SopWorkflow[], request: s
   }
   return chosen.sort((a, b) => a.first - b.first).map((s) => s.w);
 }
+
+/** A piece of the request and the procedures it asks for. */
+export interface RequestedWork {
+  text: string;
+  procedures: SopWorkflow[];
+}
+
+/**
+ * The work a request asks for, read by meaning rather than by a template: the request is cut into
+ * sentences (ordinary punctuation, no designer's joiner), each sentence's procedures are found by
+ * the words it shares with procedure titles. Sentences that ask for nothing (a greeting) are left
+ * out. In the order the request mentions them.
+ */
+export function requestedWork(workflows: readonly SopWorkflow[], request: string): RequestedWork[] {
+  const sentences = request.split(/(?<=[.?!])\s+(?=[A-Z])/);
+  const out: RequestedWork[] = [];
+  for (const text of sentences) {
+    const procedures = identifyProcedures(workflows, text);
+    if (procedures.length > 0) out.push({ text, procedures });
+  }
+  // A request whose sentences name no procedure alone is read whole.
+  if (out.length === 0) {
+    const whole = identifyProcedures(workflows, request);
+    return whole.length > 0 ? [{ text: request, procedures: whole }] : [];
+  }
+  return out;
+}
