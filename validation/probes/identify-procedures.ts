@@ -40,15 +40,24 @@ export interface RequestedWork {
 /**
  * The work a request asks for, read by meaning rather than by a template: the request is cut into
  * sentences (ordinary punctuation, no designer's joiner), each sentence's procedures are found by
- * the words it shares with procedure titles. Sentences that ask for nothing (a greeting) are left
- * out. In the order the request mentions them.
+ * the words it shares with procedure titles (with the title's verb or two of its words). A sentence
+ * that asks for nothing adds to the piece before it (its keys), or is left out before the first (a
+ * greeting). In the order the request mentions them.
  */
 export function requestedWork(workflows: readonly SopWorkflow[], request: string): RequestedWork[] {
   const sentences = request.split(/(?<=[.?!])\s+(?=[A-Z])/);
   const out: RequestedWork[] = [];
   for (const text of sentences) {
-    const procedures = identifyProcedures(workflows, text);
+    // Asking for work takes an action: the title's verb, or two of its words. A sentence that only
+    // names an object ("It concerns account ACC-001.") says more about the work before it.
+    const said = new Set(contentWords(text).map((w) => w.stem));
+    const procedures = identifyProcedures(workflows, text).filter((w) => {
+      const title = contentWords(w.title);
+      return (title[0] !== undefined && said.has(title[0].stem)) || overlap(w.title, text).count >= 2;
+    });
+    const last = out.at(-1);
     if (procedures.length > 0) out.push({ text, procedures });
+    else if (last) last.text = `${last.text} ${text}`;
   }
   // A request whose sentences name no procedure alone is read whole.
   if (out.length === 0) {
