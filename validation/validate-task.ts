@@ -195,7 +195,7 @@ export async function releaseTasks(candidates: readonly ReleaseCandidate[], opts
       continue;
     }
     seen.set(sig, c.task.id);
-    const gates = [...c.validation.gates, { gate: "solvability" as const, passed: true, detail: cal.solvability ?? "the competent probe solves the task from the documents" }, { gate: "difficulty" as const, passed: true, detail: cal.detail }];
+    const gates = [...c.validation.gates, { gate: "solvability" as const, passed: true, detail: cal.solvability ?? "self-consistency: the competent probe solves the task from the documents, the visible world and the request" }, { gate: "difficulty" as const, passed: true, detail: cal.detail }];
     out.push({ status: "released", task: { ...c.task, difficulty: cal.difficulty }, validation: { ...c.validation, gates, probes: cal.probes, difficulty: cal.difficulty, ...rate } });
   }
   return out;

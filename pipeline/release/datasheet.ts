@@ -37,6 +37,9 @@ function limitations(domains: readonly DomainSummary[], stats: ReleaseStats, fac
   if (stats.survivors.length > 0) out.push(`${stats.survivors.length} violation trace(s) of released tasks survived (no check caught them), so those tasks may accept that kind of wrong execution: ${stats.survivors.join("; ")}.`);
   if (stats.mutants.total === 0) out.push("No violation traces were run on the released tasks: the checks' power to reject wrong executions is not measured.");
   if (stats.unstoredMutants > 0) out.push(`${stats.unstoredMutants} violation trace(s) listed in the validation reports are not stored in the release, so \`synth audit\` cannot re-run them.`);
+  if ((facts.models.calibrator ?? "deterministic") === "deterministic") {
+    out.push("Solvability is a self-consistency check of documents, world and task, not an independent verdict: the competent probe that must solve every released task is the foundry's own deterministic reader (it finds the requested work from the request's words and the procedures' titles, and follows the procedures as the foundry reads them). An independent verdict comes from model runs (the calibrator's llm strategy).");
+  }
   const uncalibrated = stats.difficulty.uncalibrated ?? 0;
   if (uncalibrated > 0) out.push(`${uncalibrated} task(s) have no difficulty label: no probe agents ran on them.`);
   if (domains.length < INDUSTRIES.length) out.push(`The release covers ${new Set(domains.map((d) => d.card.industry)).size} of the ${INDUSTRIES.length} industry categories.`);

@@ -3,6 +3,9 @@ import { Slug } from "./provenance.js";
 
 const Identifier = z.string().regex(/^[a-z_][a-z0-9_]*$/, "must be a lowercase SQL identifier (letters, digits, '_')");
 const Scalar = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+/** Value → the words a customer uses for it. */
+const ValueLabels = z.record(z.string().min(1), z.string().min(1).max(120));
+const ValueUnit = z.string().min(1).max(20);
 
 export const Column = z
   .object({
@@ -12,6 +15,8 @@ export const Column = z
     references: z.string().regex(/^[a-z_][a-z0-9_]*\.[a-z_][a-z0-9_]*$/).optional().describe("Foreign key `table.column`."),
     hidden: z.boolean().default(false).describe("Hidden from agents (not returned by the query tool); a test of what the documents alone must convey."),
     description: z.string().min(1).describe("What the column means, in business terms."),
+    labels: ValueLabels.optional().describe("How people say this column's values: value → words (e.g. `client_request: we asked for it`). A parameter of the same name without labels of its own uses them."),
+    unit: ValueUnit.optional().describe("Unit of this column's numbers (e.g. `mg/L`). A parameter of the same name without a unit of its own uses it."),
   })
   .strict();
 export type Column = z.infer<typeof Column>;
@@ -69,6 +74,8 @@ export const Param = z
     minimum: z.number().optional().describe("Smallest accepted number."),
     maximum: z.number().optional().describe("Largest accepted number."),
     pattern: z.string().optional().describe("Regular expression a string must match."),
+    labels: ValueLabels.optional().describe("How customers say the values: value → words (e.g. `client_request: we asked for it`); the customer states a value in its words, tool specs list them, agents map them back."),
+    unit: ValueUnit.optional().describe("Unit of the number (e.g. `mg/L`); the customer states it after the number and tool specs name it."),
     max_length: z.number().int().positive().default(200).describe("Longest accepted string."),
     source: z
       .enum(["state", "customer", "agent"])

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { valueWordsNote } from "./value-words.js";
 import type { Operation, Param } from "../schemas/index.js";
 
 /**
@@ -75,7 +76,8 @@ export function paramsJsonSchema(params: Operation["params"]): Record<string, un
   const properties: Record<string, unknown> = {};
   const required: string[] = [];
   for (const [name, p] of Object.entries(params)) {
-    const prop: Record<string, unknown> = { type: p.type, description: p.description };
+    const note = valueWordsNote(p);
+    const prop: Record<string, unknown> = { type: p.type, description: note ? `${p.description} ${note}` : p.description };
     if (p.enum) prop.enum = p.enum;
     if (p.minimum !== undefined) prop.minimum = p.minimum;
     if (p.maximum !== undefined) prop.maximum = p.maximum;

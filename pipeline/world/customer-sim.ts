@@ -1,5 +1,6 @@
 import type { Task, TraceEvent } from "../schemas/index.js";
 import { canonicalJson } from "../core/canonical-json.js";
+import { contentWords } from "../core/words.js";
 import type { Episode } from "./episode.js";
 import type { ToolOutcome } from "./types.js";
 import { PROPOSALS_TABLE } from "./schema-sql.js";
@@ -32,12 +33,19 @@ export class ScriptedCustomer {
 
   /**
    * The agent says `text` to the customer; the customer answers. A fact is disclosed when one of its
-   * `disclose_when` topics occurs in the agent's words (case-insensitive).
+   * `disclose_when` topics occurs in the agent's words (case-insensitive), or every content word of
+   * the topic does, in any order and form ("the reference of the invoice" for "invoice reference"),
+   * so a question phrased in the documents' words is understood.
    */
   answer(text: string): { reply: TraceEvent; facts: string[] } {
     this.#episode.say("agent", text);
     const lower = text.toLowerCase();
-    const hits = this.#task.scenario.private_facts.filter((f) => f.disclose_when.some((k) => lower.includes(k.toLowerCase())));
+    const said = new Set(contentWords(text).map((w) => w.stem));
+    const asked = (topic: string) => {
+      const words = contentWords(topic);
+      return lower.includes(topic.toLowerCase()) || (words.length > 0 && words.every((w) => said.has(w.stem)));
+    };
+    const hits = this.#task.scenario.private_facts.filter((f) => f.disclose_when.some(asked));
     for (const f of hits) this.#disclosed.add(f.id);
     const reply =
       hits.length > 0

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { inheritValueWords } from "./value-words.js";
 import { LineCounter, parseDocument, type Document } from "yaml";
 import type { z } from "zod";
 import { WorldModel } from "../schemas/index.js";
@@ -66,7 +67,7 @@ function checkModel(input: unknown, file: string, locate?: Locate): WorldCheckRe
   checkWorldStructure(parsed.data, out);
   checkWorldSql(parsed.data, out);
   const problems = out.items.map((p) => toIssue(p, file, locate));
-  return { world: problems.length === 0 ? parsed.data : null, problems };
+  return { world: problems.length === 0 ? inheritValueWords(parsed.data) : null, problems };
 }
 
 /** Validate an in-memory world model (no line numbers); never throws for problems in the model. */

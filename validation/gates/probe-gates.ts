@@ -45,7 +45,7 @@ export async function probeGates(ctx: DomainContext, task: Task, opts: ProbeGate
     const competent = runs.find((r) => !r.flawed);
     return { gates: [failed("solvability", reason, { check: competent?.failed[0] ?? null, event: null, code: "not_solvable" })], probes, difficulty: null, runs, models };
   }
-  const solvable = passed("solvability", "the competent probe solves the task from the documents");
+  const solvable = passed("solvability", "self-consistency: the competent probe solves the task from the documents, the visible world and the request");
   const easy = models.find((m) => m.verdict === "too_easy");
   if (cal.verdict === "too_easy" || easy) {
     const reason = cal.verdict === "too_easy" ? cal.reason : `too easy: ${(easy as ModelCalibration).reason}`;

@@ -35,8 +35,21 @@ export class Bindings {
     }
   }
 
+  /** Whether `text` names a key of some parameter other than the customer's number. */
+  namesKeys(text: string, view: AgentView): boolean {
+    const customer = this.state.get(view.customerKey);
+    for (const op of view.operations.values()) {
+      if (op.side !== "agent") continue;
+      for (const [name, p] of Object.entries(op.params)) {
+        if (p.pattern === undefined || name === view.customerKey) continue;
+        if ([...text.matchAll(searchPattern(p.pattern))].some((m) => m[0] !== customer)) return true;
+      }
+    }
+    return false;
+  }
+
   /**
-   * Turn to the next part of the request ("…, and then cancel PAY-2"): what was learned about the
+   * Turn to the next piece of work the request asks for ("Then cancel PAY-2."): what was learned about the
    * previous subject is forgotten (keeping the customer's key), and this part's keys are bound.
    */
   focus(part: string, view: AgentView): void {

@@ -30,3 +30,39 @@ export function identifyProcedures(workflows: readonly SopWorkflow[], request: s
   }
   return chosen.sort((a, b) => a.first - b.first).map((s) => s.w);
 }
+
+/** A piece of the request and the procedures it asks for. */
+export interface RequestedWork {
+  text: string;
+  procedures: SopWorkflow[];
+}
+
+/**
+ * The work a request asks for, read by meaning rather than by a template: the request is cut into
+ * sentences (ordinary punctuation, no designer's joiner), each sentence's procedures are found by
+ * the words it shares with procedure titles (with the title's verb or two of its words). A sentence
+ * that asks for nothing adds to the piece before it (its keys), or is left out before the first (a
+ * greeting). In the order the request mentions them.
+ */
+export function requestedWork(workflows: readonly SopWorkflow[], request: string): RequestedWork[] {
+  const sentences = request.split(/(?<=[.?!])\s+(?=[A-Z])/);
+  const out: RequestedWork[] = [];
+  for (const text of sentences) {
+    // Asking for work takes an action: the title's verb, or two of its words. A sentence that only
+    // names an object ("It concerns account ACC-001.") says more about the work before it.
+    const said = new Set(contentWords(text).map((w) => w.stem));
+    const procedures = identifyProcedures(workflows, text).filter((w) => {
+      const title = contentWords(w.title);
+      return (title[0] !== undefined && said.has(title[0].stem)) || overlap(w.title, text).count >= 2;
+    });
+    const last = out.at(-1);
+    if (procedures.length > 0) out.push({ text, procedures });
+    else if (last) last.text = `${last.text} ${text}`;
+  }
+  // A request whose sentences name no procedure alone is read whole.
+  if (out.length === 0) {
+    const whole = identifyProcedures(workflows, request);
+    return whole.length > 0 ? [{ text: request, procedures: whole }] : [];
+  }
+  return out;
+}

@@ -12,7 +12,7 @@ import type { ProbeStyle } from "./probe-style.js";
 import { agentView, type AgentView, type VisibleOperation } from "./visible-world.js";
 import { invented, numbersIn, valueIn } from "./values.js";
 import { overlap } from "./words.js";
-import { identifyProcedures } from "./identify-procedures.js";
+import { requestedWork } from "./identify-procedures.js";
 
 export { identifyProcedures } from "./identify-procedures.js";
 
@@ -34,6 +34,8 @@ class Probe {
   gaveUp = false;
   lastProposal: string | null = null;
   actions = 0;
+  /** Procedures walked so far in this episode. */
+  walked = 0;
 
   constructor(
     readonly driver: ProbePort,
@@ -228,15 +230,13 @@ export function workProbe(port: ProbePort, inputs: ProbeInputs, style: ProbeStyl
   const docs = inputs.documents(profileOf(probe.bind.attributes ?? {}));
   const sop = (inputs.readSop ?? readSop)(docs, view);
   probe.rules = sop.rules;
-  // A request that asks for several things in turn ("…, and then …") is worked part by part,
-  // each with the keys it names; a single request is one part.
-  const parts = request.split(/,?\s+and then\s+|;\s+/i);
-  for (const [i, part] of parts.entries()) {
-    const procedures = identifyProcedures(sop.workflows, parts.length > 1 ? part : request);
-    if (parts.length > 1 && i > 0 && procedures.length > 0) probe.bind.focus(part, view);
+  for (const { procedures, text } of requestedWork(sop.workflows, request)) {
+    // A later piece of work that names its own keys is about another subject: turn to it.
+    if (probe.walked > 0 && probe.bind.namesKeys(text, view)) probe.bind.focus(text, view);
     for (const w of procedures) {
       if (probe.gaveUp) break;
       probe.walk(w);
+      probe.walked++;
     }
   }
 }

@@ -1,4 +1,5 @@
 import type { Param } from "../../pipeline/schemas/index.js";
+import { labelledValueIn } from "../../pipeline/world/value-words.js";
 
 const AMOUNT = /\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?/g;
 
@@ -15,6 +16,9 @@ export function searchPattern(pattern: string): RegExp {
 /** The value for a parameter in a customer's answer, read as an agent would; undefined when none fits. */
 export function valueIn(text: string, p: Param): unknown {
   if (p.type === "array") return listIn(text, p);
+  // Words the world says customers use for a value ("we asked for it" → client_request) come first.
+  const labelled = labelledValueIn(text, p);
+  if (labelled !== undefined) return labelled;
   if (p.enum && p.enum.length > 0) {
     // Whole words only, longest value first: "incomplete" is not "complete".
     const lower = text.toLowerCase();
@@ -42,6 +46,14 @@ function itemParam(p: Param): Param {
 /** A list in a customer's answer: every match of the items' pattern or enumerated values, else the stated words split on commas and "and". */
 function listIn(text: string, p: Param): unknown[] | undefined {
   const item = itemParam(p);
+  if (p.labels) {
+    const lower = text.toLowerCase();
+    const said = Object.entries(p.labels).filter(([, w]) => lower.includes(w.toLowerCase()));
+    // In the order the customer said them.
+    said.sort((a, b) => lower.indexOf(a[1].toLowerCase()) - lower.indexOf(b[1].toLowerCase()));
+    const hits = said.map(([v]) => (item.type === "number" || item.type === "integer" ? Number(v) : v));
+    if (hits.length > 0) return hits;
+  }
   if (item.pattern !== undefined) {
     const all = text.match(new RegExp(searchPattern(item.pattern).source, "gu"));
     return all && all.length > 0 ? [...all] : undefined;

@@ -1,10 +1,30 @@
-import type { Scenario } from "../../schemas/index.js";
+import type { Param, Scenario } from "../../schemas/index.js";
+import { RandomStream } from "../../core/random.js";
+import { sayValue } from "../../world/value-words.js";
+import { openingRequest } from "./opening-request.js";
 import type { DomainContext } from "../types.js";
 import type { Row } from "../plan/domain-rows.js";
 import type { DerivedPlan, NeededFact, PlanUnit } from "../plan/derive-plan.js";
 
-function lowerFirst(s: string): string {
-  return s.charAt(0).toLowerCase() + s.slice(1);
+/** The customer-side parameter named `name` (labels and unit included), from the first operation that has one. */
+function paramOf(ctx: DomainContext, name: string): Pick<Param, "labels" | "unit"> {
+  for (const op of ctx.world.operations) {
+    const p = op.params[name];
+    if (p && p.source === "customer") return p;
+  }
+  return {};
+}
+
+/**
+ * A fact as the customer states it, in the world's words for the value: "The reason for cancelling?
+ * We asked for it." for a labelled value, "The dissolved oxygen is 6.5 mg/L." for a number with a
+ * unit, the value itself otherwise.
+ */
+function statementOf(topic: string, value: unknown, p: Pick<Param, "labels" | "unit">): string {
+  if (Array.isArray(value)) return `The ${topic} are ${listText(value.map((v) => sayValue(v, p)))}.`;
+  const said = sayValue(value, p);
+  if (p.labels?.[String(value)] !== undefined) return `The ${topic}? ${said.charAt(0).toUpperCase()}${said.slice(1)}.`;
+  return `The ${topic} is ${said}.`;
 }
 
 /** `A, B and C`: a list as a customer says it. */
@@ -26,10 +46,12 @@ function displayName(row: Row): string {
  */
 export function buildScenario(ctx: DomainContext, customer: Row, units: readonly PlanUnit[], facts: readonly NeededFact[], approvals: DerivedPlan["approvals"]): Scenario {
   const who = displayName(customer);
-  const asks = units.map((u) => `${lowerFirst(u.workflow.title)} for ${String(u.key)}`);
+  const asks = units.map((u) => ({ title: u.workflow.title, object: u.table.name.replace(/_/g, " "), key: String(u.key) }));
   // Customers quote their customer number, as they would on a call or in a ticket.
-  const number = Object.values(customer)[0];
-  const opening = `Hello, this is ${who} (customer number ${String(number)}). I need your help today: please ${asks.join(", and then ")}.`;
+  const number = String(Object.values(customer)[0]);
+  // The phrasing depends on the seed and on what is asked, never on the order tasks are made in.
+  const rng = new RandomStream(ctx.card.generation.seed).fork(`opening/${number}/${units.map((u) => `${u.workflow.id}:${String(u.key)}`).join("/")}`);
+  const opening = openingRequest(who, number, asks, rng);
   const approveOps = ctx.world.operations.filter((o) => o.side === "customer" && o.approves && approvals.some((a) => a.kind === o.approves)).map((o) => o.name);
   return {
     persona: `${ctx.card.customer} at ${who}; precise, answers questions about details only when asked, and approves only terms it has agreed to.`,
@@ -37,9 +59,10 @@ export function buildScenario(ctx: DomainContext, customer: Row, units: readonly
     private_facts: facts.map((f) => {
       const words = f.param.replace(/_/g, " ");
       const lead = f.description.replace(/[.(].*$/s, "").trim().toLowerCase();
+      const p = paramOf(ctx, f.param);
       return {
         id: f.param,
-        statement: Array.isArray(f.value) ? `The ${words} are ${listText(f.value)}.` : `The ${words} is ${String(f.value)}.`,
+        statement: statementOf(lead && lead.split(/\s+/).length <= 6 ? lead : words, f.value, p),
         value: f.value as string | number | boolean | null | Array<string | number | boolean>,
         param: f.param,
         disclose_when: [...new Set([words, ...(lead && lead !== words ? [lead] : [])])],
