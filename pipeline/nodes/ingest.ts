@@ -1,7 +1,6 @@
 import { join } from "node:path";
 import { sha256 } from "../core/canonical-json.js";
 import { FoundryError, formatIssue } from "../core/errors.js";
-import { validateSources } from "../sources/check-sources.js";
 import { readDomainFiles } from "../sources/read-domain-files.js";
 import { sourcesHash } from "../build/sources-hash.js";
 import { services, type NodeConfig } from "../build/services.js";
@@ -41,6 +40,8 @@ export async function ingest(state: BuildStateType, config?: NodeConfig): Promis
   let outcome = key === null ? undefined : svc.cache.get<IngestOutcome>("ingest", key);
   const hit = outcome !== undefined;
   if (!outcome) {
+    // The validation (Markdown parser, SOP extractor, world checks) loads only when it runs.
+    const { validateSources } = await import("../sources/check-sources.js");
     const { check, loaded } = validateSources(dir);
     if (check.issues.length > 0 || !loaded.card) {
       const lines = check.issues.map((i) => formatIssue(i));
