@@ -1,11 +1,15 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
-import { fileURLToPath } from "node:url";
 import { sha256 } from "../core/canonical-json.js";
 import { FoundryError } from "../core/errors.js";
+import { REPO_ROOT } from "../core/repo-root.js";
 
-/** The repository root this module runs from (two folders up from pipeline/build/). */
-export const CODE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
+/**
+ * The repository root whose TypeScript sources are fingerprinted. The compiled JavaScript the CLI
+ * runs (build/js/<hash>/, bin/compile.mjs) is named by the content hash of these same files, so
+ * keying on the sources keys on what runs, whether tsx or the compiled tree runs them.
+ */
+export const CODE_ROOT = REPO_ROOT;
 
 /** Folders whose code can shape an artifact; imports outside them (packages, tests) are not followed. */
 const CODE_FOLDERS = ["pipeline", "validation"];

@@ -6,7 +6,7 @@ import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { Command } from "@langchain/langgraph";
 import { FoundryError } from "../core/errors.js";
 import type { FoundryConfig } from "../core/config.js";
-import { listDomainDirs } from "../sources/check-sources.js";
+import { listDomainDirs } from "../sources/domain-dirs.js";
 import { createLlmRuntime } from "../llm/llm-runtime.js";
 import type { ModelFactory } from "../llm/model-registry.js";
 import { compileBuildGraph } from "../graph/build-graph.js";

@@ -2,6 +2,8 @@ import { codeFingerprint, CODE_ROOT } from "./code-fingerprint.js";
 
 /** The node module of each cached stage. */
 const STAGE_MODULES: Readonly<Record<string, string>> = {
+  ingest: "pipeline/nodes/ingest.ts",
+  domain_context: "pipeline/nodes/domain-context.ts",
   extract_sop: "pipeline/nodes/extract-sop.ts",
   design_task: "pipeline/nodes/design-task.ts",
   design_units: "pipeline/nodes/design-stages.ts",

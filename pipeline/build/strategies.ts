@@ -3,17 +3,8 @@ import { modelFor, type AgentRole, type FoundryConfig } from "../core/config.js"
 import type { Calibrator, Repairer, RubricWriter, Solver, TaskDesigner } from "../agents/types.js";
 import type { Sop } from "../schemas/index.js";
 import type { LlmRuntime } from "../llm/llm-runtime.js";
-import { DeterministicTaskDesigner } from "../agents/task-designer/deterministic.js";
-import { DeterministicRubricWriter } from "../agents/rubric-writer/deterministic.js";
-import { DeterministicSolver } from "../agents/solver/deterministic.js";
-import { DeterministicRepairer } from "../agents/repairer/deterministic.js";
-import { LlmTaskDesigner } from "../agents/task-designer/llm.js";
-import { LlmRubricWriter } from "../agents/rubric-writer/llm.js";
-import { LlmSolver } from "../agents/solver/llm.js";
-import { LlmRepairer } from "../agents/repairer/llm.js";
-import { DeterministicCalibrator } from "../agents/calibrator/deterministic.js";
-import { LlmCalibrator } from "../agents/calibrator/llm.js";
-import { extractDomainSop } from "../sop/extract-domain.js";
+import { calibrationRuns } from "../agents/calibrator/runs.js";
+import { lazyCalibrator, lazyDesigner, lazyRepairer, lazyRubricWriter, lazySolver, type Lazy } from "./lazy-strategies.js";
 import { modelSettings, parseModelSpec, type ModelSettings } from "../llm/model-registry.js";
 
 /**
@@ -30,11 +21,11 @@ export function strategyDescriptor(spec: string, settings: ModelSettings): strin
 }
 
 export interface Strategies {
-  designer: TaskDesigner;
-  rubricWriter: RubricWriter;
-  solver: Solver;
-  repairer: Repairer;
-  calibrator: Calibrator;
+  designer: Lazy<TaskDesigner>;
+  rubricWriter: Lazy<RubricWriter>;
+  solver: Lazy<Solver>;
+  repairer: Lazy<Repairer>;
+  calibrator: Lazy<Calibrator>;
   extractSop(dir: string): Promise<Sop>;
   /** Role → `deterministic` or the `provider:model` it runs on. */
   names: Record<string, string>;
@@ -88,12 +79,25 @@ export function chooseStrategies(config: FoundryConfig, runtime: LlmRuntime | nu
   // Retries and timeouts are the runtime's (one budget, `max_retries`); the strategies only choose how to ask.
   const llm = { native: config.structured_output === "native" };
   return {
-    designer: designerModel ? new LlmTaskDesigner({ model: designerModel, ...llm }) : new DeterministicTaskDesigner(),
-    rubricWriter: rubricModel ? new LlmRubricWriter({ model: rubricModel, ...llm }) : new DeterministicRubricWriter(),
-    solver: solverModel ? new LlmSolver({ model: solverModel }) : new DeterministicSolver(),
-    repairer: repairModel ? new LlmRepairer({ model: repairModel, ...llm }) : new DeterministicRepairer(),
-    calibrator: calibratorModel ? new LlmCalibrator({ model: calibratorModel, name: (parseModelSpec(modelFor(config, "calibrator")) as { spec: string }).spec }) : new DeterministicCalibrator(),
-    extractSop: (dir) => (extractorModel ? extractDomainSop(dir, { strategy: "llm", model: extractorModel, llm: { concurrency: config.concurrency, ...llm } }) : extractDomainSop(dir, {})),
+    // Each strategy's module is imported on its first call (lazy-strategies.ts).
+    designer: lazyDesigner(async () => (designerModel ? new (await import("../agents/task-designer/llm.js")).LlmTaskDesigner({ model: designerModel, ...llm }) : new (await import("../agents/task-designer/deterministic.js")).DeterministicTaskDesigner())),
+    rubricWriter: lazyRubricWriter(async () => (rubricModel ? new (await import("../agents/rubric-writer/llm.js")).LlmRubricWriter({ model: rubricModel, ...llm }) : new (await import("../agents/rubric-writer/deterministic.js")).DeterministicRubricWriter())),
+    solver: lazySolver(async () => (solverModel ? new (await import("../agents/solver/llm.js")).LlmSolver({ model: solverModel }) : new (await import("../agents/solver/deterministic.js")).DeterministicSolver())),
+    repairer: lazyRepairer(async () => (repairModel ? new (await import("../agents/repairer/llm.js")).LlmRepairer({ model: repairModel, ...llm }) : new (await import("../agents/repairer/deterministic.js")).DeterministicRepairer())),
+    calibrator: lazyCalibrator(
+      async () =>
+        calibratorModel
+          ? new (await import("../agents/calibrator/llm.js")).LlmCalibrator({ model: calibratorModel, name: (parseModelSpec(modelFor(config, "calibrator")) as { spec: string }).spec })
+          : new (await import("../agents/calibrator/deterministic.js")).DeterministicCalibrator(),
+      // The same as each calibrator's own settings(): the card's runs for a model, nothing for the probe panel.
+      (ctx) => (calibratorModel ? { runs: calibrationRuns(ctx) } : null),
+    ),
+    // The extractor (and the Markdown parser under it) loads only when an extraction runs: a
+    // rebuild whose extraction is cached never parses a document.
+    extractSop: async (dir) => {
+      const { extractDomainSop } = await import("../sop/extract-domain.js");
+      return extractorModel ? extractDomainSop(dir, { strategy: "llm", model: extractorModel, llm: { concurrency: config.concurrency, ...llm } }) : extractDomainSop(dir, {});
+    },
     names,
   };
 }

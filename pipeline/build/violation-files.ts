@@ -2,7 +2,8 @@ import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { stableJson } from "../core/canonical-json.js";
 import { FoundryError } from "../core/errors.js";
-import { Trace } from "../schemas/index.js";
+import { z } from "zod";
+import type { Trace } from "../schemas/index.js";
 import { writeIfChanged } from "./artifact-files.js";
 
 /** Where the verify stage leaves the violation traces of its last gate run per task, for collect. */
@@ -21,6 +22,13 @@ export function stageViolations(generatedDir: string, domain: string, task: stri
   if (existsSync(dir)) for (const f of readdirSync(dir)) if (!keep.has(f)) rmSync(join(dir, f));
 }
 
+/**
+ * What collect checks of a staged file: whose trace it is. The file was written by stageViolations
+ * from a trace the gates had just judged (schema-checked there, and again by every release export
+ * and audit); parsing all of it again here cost a tenth of a no-op rebuild.
+ */
+const StagedHeader = z.object({ task: z.string(), role: z.string() });
+
 /** The staged violation traces of a task, by label; exactly `labels` must be there (the verify stage that judged them wrote them). */
 export function readStagedViolations(generatedDir: string, domain: string, task: string, labels: readonly string[]): Array<{ label: string; text: string }> {
   const dir = stagedViolationsDir(generatedDir, domain, task);
@@ -31,7 +39,7 @@ export function readStagedViolations(generatedDir: string, domain: string, task:
   }
   return want.map((label) => {
     const text = readFileSync(join(dir, `${label}.json`), "utf8");
-    const trace = Trace.parse(JSON.parse(text));
+    const trace = StagedHeader.parse(JSON.parse(text));
     if (trace.task !== task || trace.role !== "violation") throw new FoundryError("BUILD_VIOLATIONS_MISSING", `staged file holds a ${trace.role} trace of ${trace.task}`, { file: join(dir, `${label}.json`) });
     return { label, text };
   });

@@ -15,8 +15,8 @@ import { afterRepair, afterVerify } from "./routes.js";
 import { timed } from "../nodes/timed.js";
 import { reviewEnvironment, reviewSop } from "../nodes/review.js";
 
-/** One Send branch per task slot. */
-const fanOutSlots = (s: BuildStateType) => s.slots.map((slot) => new Send("design_task", { ...s, slot, records: [] }));
+/** One Send branch per task slot; straight to collect when the slots' records were reused. */
+const fanOutSlots = (s: BuildStateType) => (s.reused ? "collect" : s.slots.map((slot) => new Send("design_task", { ...s, slot, records: [] })));
 
 /** The synthesis graph: wiring only; every node lives in pipeline/nodes/. */
 export const graph = new StateGraph(BuildState)
@@ -37,7 +37,7 @@ export const graph = new StateGraph(BuildState)
   .addEdge("extract_sop", "review_sop")
   .addEdge("review_sop", "build_environment")
   .addEdge("build_environment", "review_environment")
-  .addConditionalEdges("review_environment", fanOutSlots, ["design_task"])
+  .addConditionalEdges("review_environment", fanOutSlots, ["design_task", "collect"])
   .addEdge("design_task", "write_checks")
   .addEdge("write_checks", "solve")
   .addEdge("solve", "verify")

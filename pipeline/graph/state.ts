@@ -50,6 +50,8 @@ export const BuildState = Annotation.Root({
     },
     default: () => [],
   }),
+  /** The slot stages' records came from the last build with the same inputs (nodes/reuse-tasks.ts): the fan-out is skipped. */
+  reused: replace<boolean>(() => false),
   /** Repair rounds done so far. */
   round: replace<number>(() => 0),
   stages: Annotation<StageFigures[]>({ reducer: (a, b) => [...a.filter((s) => !b.some((x) => x.stage === s.stage)), ...b], default: () => [] }),

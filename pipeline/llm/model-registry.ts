@@ -1,5 +1,4 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
-import { initChatModel } from "langchain";
 import { modelFor, type AgentRole, type FoundryConfig } from "../core/config.js";
 import { FoundryError } from "../core/errors.js";
 
@@ -126,6 +125,8 @@ export class ModelRegistry {
       throw new FoundryError("LLM_PROVIDER", "`scripted:` models exist only in tests, through an injected modelFactory", { path: "model" }, ref.spec);
     }
     try {
+      // langchain (with every provider's glue) loads only when a real provider is asked for.
+      const { initChatModel } = await import("langchain");
       return (await initChatModel(ref.model, providerFields(this.#config, ref, this.#env))) as unknown as BaseChatModel;
     } catch (e) {
       throw new FoundryError("LLM_PROVIDER", `cannot create model ${ref.spec}: ${(e as Error).message}`, { path: "model" }, ref.spec);

@@ -2,8 +2,9 @@ import { join } from "node:path";
 import { contentHash, stableJson } from "../core/canonical-json.js";
 import { writeIfChanged } from "../build/artifact-files.js";
 import { services, type BuildServices, type NodeConfig } from "../build/services.js";
-import type { BuildStateType, BuildUpdate } from "../graph/state.js";
+import type { BuildStateType, BuildUpdate, StageFigures } from "../graph/state.js";
 import { domainContext } from "./domain-context.js";
+import { reusableTasks } from "./reuse-tasks.js";
 
 /**
  * Write the domain's environment from `sources/<domain>/world.yaml` (through its DomainContext) into
@@ -28,9 +29,14 @@ export function writeEnvironment(state: BuildStateType, svc: BuildServices): Pic
 /**
  * build environment: the world model becomes the domain's base initial state (serialized once) and
  * the knowledge base; both are written to `generated/<domain>/`, and the task slots are laid out.
+ * When the slots' outcome is known for these inputs (reuse-tasks.ts), its records come with it.
  */
 export async function buildEnvironment(state: BuildStateType, config?: NodeConfig): Promise<BuildUpdate> {
   const svc = services(config);
   svc.onNode?.("build_environment");
-  return writeEnvironment(state, svc);
+  const env = writeEnvironment(state, svc);
+  const reused = reusableTasks({ ...state, ...env } as BuildStateType, svc);
+  if (!reused) return { ...env, reused: false };
+  svc.progress.emit({ event: "stage_done", domain: state.domain, stage: "design_tasks", done: reused.records.length, total: reused.records.length, cache_hits: 1, detail: "every task stage unchanged: records reused" });
+  return { ...env, stages: [...((env.stages as StageFigures[] | undefined) ?? []), ...reused.stages], records: reused.records, reused: true };
 }

@@ -1,7 +1,7 @@
 import { services, type NodeConfig } from "../build/services.js";
 import type { BuildStateType, BuildUpdate, TaskRecord } from "../graph/state.js";
 import type { Task, TaskValidation } from "../schemas/index.js";
-import { releaseTasks, type Calibrate, type Calibration } from "../../validation/validate-task.js";
+import type { Calibrate, Calibration } from "../../validation/validate-task.js";
 import { FoundryError } from "../core/errors.js";
 import { isModelError, modelFailureReason } from "../llm/failure-reason.js";
 import { domainContext } from "./domain-context.js";
@@ -17,6 +17,7 @@ export async function calibrate(state: BuildStateType, config?: NodeConfig): Pro
   const svc = services(config);
   svc.onNode?.("calibrate");
   const ctx = domainContext(state, svc);
+  const { releaseTasks } = await import("../../validation/validate-task.js");
   const todo = state.records.filter((r) => r.status === "verified" && r.task && r.validation);
   svc.progress.emit({ event: "stage", domain: state.domain, stage: "calibrate", total: todo.length });
   const inputs = (task: Task) => ({ task, world: state.worldHash, sop: state.sopHash, strategy: svc.strategies.calibrator, settings: svc.calibrator.settings(ctx) });

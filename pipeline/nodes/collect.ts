@@ -1,15 +1,15 @@
 import { existsSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { stableJson } from "../core/canonical-json.js";
+import { sha256, stableJson } from "../core/canonical-json.js";
 import { PIPELINE_VERSION } from "../core/version.js";
-import { ValidationReport, type Task, type Trace } from "../schemas/index.js";
+import { ValidationReport, type Task, type TaskValidation, type Trace } from "../schemas/index.js";
 import { writeIfChanged } from "../build/artifact-files.js";
 import { readStagedViolations } from "../build/violation-files.js";
 import { BUILD_RECORD_FILE, writeBuildRecord } from "../build/build-record-file.js";
 import { violationLabel } from "../../validation/audit/release-layout.js";
 import { domainContext } from "./domain-context.js";
+import { storeTasks } from "./reuse-tasks.js";
 import { designStages } from "./design-stages.js";
-import { summarize } from "../../validation/validate-domain.js";
 import { branchCoverage } from "../../validation/branch-coverage.js";
 import { invariantCoverage } from "../../validation/invariant-coverage.js";
 import { services, type NodeConfig } from "../build/services.js";
@@ -47,11 +47,14 @@ export async function collect(state: BuildStateType, config?: NodeConfig): Promi
       if (writeIfChanged(join(out, rel), stableJson(value))) written.push(rel);
     }
   }
+  const staged: Record<string, Record<string, string>> = {};
   for (const r of released) {
     const id = (r.task as Task).id;
+    staged[id] = {};
     for (const v of readStagedViolations(state.paths.generated, state.domain, id, mutantLabels((r.validation?.mutants ?? []).map((m) => m.operator)))) {
       const rel = `violations/${id}/${v.label}.json`;
       keep.add(rel);
+      staged[id][v.label] = sha256(v.text);
       if (writeIfChanged(join(out, rel), v.text)) written.push(rel);
     }
   }
@@ -67,8 +70,10 @@ export async function collect(state: BuildStateType, config?: NodeConfig): Promi
       if (readdirSync(join(vdir, t)).length === 0) rmSync(join(vdir, t), { recursive: true });
     }
   }
+  // The domain summary ranks mutation operators by their registry, which loads the operators: only here.
+  const { summarize } = await import("../../validation/validate-domain.js");
   const releasedTasks = released.map((r) => r.task as Task);
-  const base = validationReport(state.domain, state.records);
+  const base = validationReport(state.domain, state.records, summarize);
   const report = { ...base, branches: branchCoverage(domainContext(state, svc).sop, releasedTasks), invariants: invariantCoverage(domainContext(state, svc).world, releasedTasks, base.tasks) };
   if (writeIfChanged(join(out, "validation.json"), stableJson(ValidationReport.parse(report)))) written.push("validation.json");
   const design = await designStages(state, svc);
@@ -88,13 +93,14 @@ export async function collect(state: BuildStateType, config?: NodeConfig): Promi
     world_hash: state.worldHash,
   };
   if (writeBuildRecord(out, record)) written.push(BUILD_RECORD_FILE);
+  storeTasks(state, svc, staged);
   svc.progress.emit({ event: "done", domain: state.domain, detail: `${released.length} task(s) released, ${state.records.filter((r) => r.status === "dropped").length} dropped; ${written.length} file(s) changed in ${out}` });
   return { written, stages: design };
 }
 
 const STAGE_ORDER = ["ingest", "extract_sop", "build_environment", "design_units", "design_tasks", "calibrate"];
 
-function validationReport(domain: string, records: readonly TaskRecord[]): ValidationReport {
+function validationReport(domain: string, records: readonly TaskRecord[], summarize: (domain: string, tasks: TaskValidation[]) => ValidationReport): ValidationReport {
   const tasks = records
     .filter((r) => r.id)
     .map((r) =>

@@ -1,4 +1,4 @@
-import { surveyUnits, type UnitSurvey } from "../agents/task-designer/survey.js";
+import type { UnitSurvey } from "../agents/task-designer/survey.js";
 import type { BuildServices } from "../build/services.js";
 import type { BuildStateType, StageFigures } from "../graph/state.js";
 import { domainContext } from "./domain-context.js";
@@ -10,7 +10,7 @@ import { domainContext } from "./domain-context.js";
  */
 export async function designStages(state: BuildStateType, svc: BuildServices): Promise<StageFigures[]> {
   const ctx = domainContext(state, svc);
-  const { value: survey } = await svc.cache.through<UnitSurvey>("design_units", { sop: state.sopHash, world: state.worldHash }, async () => surveyUnits(ctx));
+  const { value: survey } = await svc.cache.through<UnitSurvey>("design_units", { sop: state.sopHash, world: state.worldHash }, async () => (await import("../agents/task-designer/survey.js")).surveyUnits(ctx));
   const failed = state.records.filter((r) => r.status === "dropped" && !r.id);
   return [
     { stage: "design_units", items_in: survey.units, items_out: survey.feasible, dropped: survey.unusable },

@@ -2,7 +2,6 @@ import { services, type NodeConfig } from "../build/services.js";
 import type { BuildStateType, BuildUpdate, TaskRecord } from "../graph/state.js";
 import type { Diagnosis } from "../agents/types.js";
 import type { Task } from "../schemas/index.js";
-import { mayRepair } from "../../validation/validate-task.js";
 import { domainContext } from "./domain-context.js";
 import { forEachRecord } from "./for-each-record.js";
 
@@ -16,6 +15,7 @@ export async function repair(state: BuildStateType, config?: NodeConfig): Promis
   const svc = services(config);
   svc.onNode?.("repair");
   const ctx = domainContext(state, svc);
+  const { mayRepair } = await import("../../validation/validate-task.js");
   const round = state.round + 1;
   const records = await forEachRecord(state, svc, "repair", "failed", async (r): Promise<TaskRecord> => {
     const diagnosis = r.diagnosis as Diagnosis;

@@ -4,13 +4,15 @@ import type { Task } from "../schemas/index.js";
 import { domainContext } from "./domain-context.js";
 import { forEachRecord } from "./for-each-record.js";
 import { stageViolations } from "../build/violation-files.js";
-import { verifyTask, type Verification } from "../../validation/validate-task.js";
+import type { Verification } from "../../validation/validate-task.js";
 
 /** verify: stage 1 of the validation (the gates) on every solved task; a failure carries its diagnosis to repair. */
 export async function verify(state: BuildStateType, config?: NodeConfig): Promise<BuildUpdate> {
   const svc = services(config);
   svc.onNode?.("verify");
   const ctx = domainContext(state, svc);
+  // Validation (gates, mutants, probes) loads only when this stage runs.
+  const { verifyTask } = await import("../../validation/validate-task.js");
   const records = await forEachRecord(state, svc, "verify", "solved", async (r): Promise<TaskRecord> => {
     const { value } = await svc.cache.through<Verification>("verify", { task: r.task, golden: r.golden, world: state.worldHash }, async () => verifyTask(ctx, r.task as Task, r.golden));
     // The traces the gates judged, kept for collect: a release ships these, never traces made again later.

@@ -1,5 +1,7 @@
 import { readFileSync } from "node:fs";
+import { pathToFileURL } from "node:url";
 import Database from "better-sqlite3";
+import { REPO_ROOT } from "../core/repo-root.js";
 
 /**
  * Packages whose version changes what an export contains: schemas and parsing (zod, yaml, the remark
@@ -23,7 +25,7 @@ export const SHAPING_PACKAGES = [
   "zod",
 ] as const;
 
-const NODE_MODULES = new URL("../../node_modules/", import.meta.url);
+const NODE_MODULES = new URL("node_modules/", pathToFileURL(`${REPO_ROOT}/`));
 
 /** The installed version of a package, read from its package.json in node_modules; `not installed` when absent. */
 export function installedVersion(name: string): string {

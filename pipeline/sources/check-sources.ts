@@ -1,4 +1,3 @@
-import { readdirSync, existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { FoundryError, type FoundryIssue } from "../core/errors.js";
 import { parseYaml } from "../core/yaml-source.js";
@@ -18,14 +17,7 @@ export interface DomainCheck {
   issues: FoundryIssue[];
 }
 
-/** Domain folders under `root` (each subfolder holding a domain.yaml), sorted. */
-export function listDomainDirs(root: string): string[] {
-  if (!existsSync(root)) return [];
-  return readdirSync(root)
-    .filter((n) => statSync(join(root, n)).isDirectory() && existsSync(join(root, n, "domain.yaml")))
-    .sort()
-    .map((n) => join(root, n));
-}
+export { listDomainDirs } from "./domain-dirs.js";
 
 /**
  * Everything wrong with world.yaml: its schema, names and references, rules, approvals, events,

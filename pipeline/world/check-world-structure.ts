@@ -1,4 +1,5 @@
-import { faker } from "@faker-js/faker";
+// The English locale module: the package root loads every locale. Method names are the same in all.
+import { faker } from "@faker-js/faker/locale/en";
 import type { Column, ScheduledEvent, Table, WorldModel } from "../schemas/index.js";
 import { ProblemList, type PathSegment } from "./world-problems.js";
 import { RESERVED_PARAMS, isStandardTool } from "./tool-names.js";

@@ -1,8 +1,9 @@
 import { existsSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import type Database from "better-sqlite3";
 import { FoundryError } from "../core/errors.js";
 import { resolveConfig } from "../core/config.js";
+import { REPO_ROOT } from "../core/repo-root.js";
 
 /**
  * The engine-side bounds of every connection the world runtime opens (world state, episodes, agent
@@ -21,7 +22,7 @@ export interface SqlLimits {
 
 export const DEFAULT_SQL_LIMITS: Readonly<SqlLimits> = Object.freeze({ timeLimitMs: 1000, maxLength: 1_000_000 });
 
-const EXTENSION = fileURLToPath(new URL("../../build/native/sql-guard.so", import.meta.url));
+const EXTENSION = join(REPO_ROOT, "build", "native", "sql-guard.so");
 
 let resolved: SqlLimits | undefined;
 

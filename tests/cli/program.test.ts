@@ -6,8 +6,8 @@ import { runCli } from "./run-cli.js";
 import { buildProgram } from "../../pipeline/cli/main.js";
 
 describe("synth program", () => {
-  it("has --help on every command, and each help names its purpose", () => {
-    const program = buildProgram();
+  it("has --help on every command, and each help names its purpose", async () => {
+    const program = await buildProgram("all");
     for (const cmd of program.commands) {
       expect(cmd.description().length, cmd.name()).toBeGreaterThan(20);
       expect(cmd.helpInformation()).toContain(`Usage: synth ${cmd.name()}`);

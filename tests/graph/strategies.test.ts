@@ -7,10 +7,11 @@ import { demoConfig } from "../../pipeline/cli/commands/demo.js";
 const config = (models: Record<string, string>) => resolveConfig({ env: {}, cwd: "/nonexistent", flags: { models } });
 
 describe("strategy per role", () => {
-  it("is deterministic for every role by default", () => {
+  it("is deterministic for every role by default", async () => {
     const s = chooseStrategies(config({}), null);
     expect(Object.values(s.names).every((n) => n === "deterministic")).toBe(true);
-    expect(s.designer.constructor.name).toBe("DeterministicTaskDesigner");
+    expect((await s.designer.load()).constructor.name).toBe("DeterministicTaskDesigner");
+    expect((await s.calibrator.load()).constructor.name).toBe("DeterministicCalibrator");
   });
 
   it("refuses a model for a role that is deterministic by design, naming the role and the value", () => {
@@ -33,7 +34,7 @@ describe("strategy per role", () => {
 });
 
 describe("synth demo", () => {
-  it("runs every role deterministically with the cards' seeds whatever the environment configures", () => {
+  it("runs every role deterministically with the cards' seeds whatever the environment configures", async () => {
     const env = { FOUNDRY_MODEL: "openai:gpt-x", FOUNDRY_MODEL_SOLVER: "anthropic:claude-x", FOUNDRY_MODEL_USER_SIM: "ollama:qwen3", FOUNDRY_SEED: "99" };
     // What the demo used to run with: the environment's models (and no runtime here to serve them).
     expect(() => chooseStrategies(resolveConfig({ env, cwd: "/nonexistent" }), null)).toThrow(FoundryError);
@@ -42,6 +43,6 @@ describe("synth demo", () => {
     const s = chooseStrategies(c, null);
     expect(Object.entries(s.names)).toEqual(Object.keys(s.names).map((role) => [role, "deterministic"]));
     expect(Object.keys(s.names).length).toBe(8);
-    expect([s.designer, s.rubricWriter, s.solver, s.repairer].map((x) => x.constructor.name)).toEqual(["DeterministicTaskDesigner", "DeterministicRubricWriter", "DeterministicSolver", "DeterministicRepairer"]);
+    expect((await Promise.all([s.designer.load(), s.rubricWriter.load(), s.solver.load(), s.repairer.load()])).map((x) => x.constructor.name)).toEqual(["DeterministicTaskDesigner", "DeterministicRubricWriter", "DeterministicSolver", "DeterministicRepairer"]);
   });
 });

@@ -1,13 +1,9 @@
-import { DEFAULT_CALIBRATION_RUNS, type Task } from "../../schemas/index.js";
+import type { Task } from "../../schemas/index.js";
+import { calibrationRuns as runs } from "./runs.js";
 import type { Calibrator, DomainContext } from "../types.js";
 import type { Calibration } from "../../../validation/validate-task.js";
 import { judge } from "../../../validation/judge.js";
 import { modelAgentProbe, modelSolveRate, solveRateVerdict, type ProbeModel } from "../../../validation/probes/model-probe.js";
-
-/** The domain card's `calibration.runs`, default DEFAULT_CALIBRATION_RUNS. */
-function runs(ctx: DomainContext): number {
-  return ctx.card.calibration?.runs ?? DEFAULT_CALIBRATION_RUNS;
-}
 
 export interface LlmCalibratorOptions {
   /** The calibrator's chat model; a runtime model samples each run apart (`forItem` with its own variant). */

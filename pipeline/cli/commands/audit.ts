@@ -4,7 +4,7 @@ import { FoundryError } from "../../core/errors.js";
 import { auditRelease } from "../../../validation/audit/audit-release.js";
 import { renderAudit } from "../../release/render-audit.js";
 import { resolveReleaseDir } from "../../release/resolve-release-dir.js";
-import { rebuildAndCompare, type RebuildComparison } from "../../release/rebuild-release.js";
+import type { RebuildComparison } from "../../release/rebuild-release.js";
 
 interface AuditFlags {
   releases: string;
@@ -57,7 +57,11 @@ Examples:
       const dir = resolveReleaseDir(arg, flags.releases);
       const report = auditRelease(dir, flags.root !== undefined ? { root: flags.root } : {});
       let rebuild: RebuildComparison | null = null;
-      if (flags.rebuild && report.ok) rebuild = await rebuildAndCompare(dir, { sourcesDir: flags.sources, sopDir: flags.sop });
+      if (flags.rebuild && report.ok) {
+        // The rebuild runs the whole synthesis graph: loaded only when asked for.
+        const { rebuildAndCompare } = await import("../../release/rebuild-release.js");
+        rebuild = await rebuildAndCompare(dir, { sourcesDir: flags.sources, sopDir: flags.sop });
+      }
       const ok = report.ok && (rebuild === null || rebuild.identical);
       if (flags.json) process.stdout.write(`${JSON.stringify({ ...report, ok, ...(flags.rebuild ? { rebuild } : {}) }, null, 2)}\n`);
       else {
