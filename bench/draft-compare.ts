@@ -9,7 +9,9 @@ import type { WorldModel } from "../pipeline/schemas/world-model.js";
  *   letters and digits dropped, are equal or one starts with the other (a manual's message table may
  *   print the first clause of a longer message); a transition's precondition counts as one;
  * - effects by operation and the columns they write (`table.column` of every UPDATE SET and INSERT
- *   column list, a transition's included).
+ *   column list, a transition's included): an authored effect is matched by a drafted effect of the
+ *   same operation that writes the same table and at least one of its columns; `written` scores the
+ *   (operation, table.column) pairs themselves, the stricter figure.
  *
  * Recall = matched / authored, precision = matched / drafted. "Lines still to write" are the lines
  * of the authored world.yaml that hold what the draft lacks: every fixed row and generator, events,
@@ -30,6 +32,7 @@ export interface Comparison {
   parameters: Score;
   preconditions: Score;
   effects: Score;
+  written: Score;
   /** Lines of the authored world.yaml holding what the draft lacks, by part. */
   linesToWrite: Record<"rows" | "tables" | "operations" | "events" | "rules", number>;
   authoredLines: number;
@@ -106,7 +109,9 @@ export function compareWorlds(draft: WorldModel, authored: WorldModel, authoredT
   const parameters = score(params(authored), params(draft), (a, d) => a === d);
   const pcs = (w: WorldModel) => w.operations.flatMap((o) => o.preconditions.map((p) => ({ op: o.name, message: p.message })));
   const preconditions = score(pcs(authored), pcs(draft), (a, d) => a.op === d.op && sameMessage(a.message, d.message));
-  const effects = score(effectsOf(authored), effectsOf(draft), (a, d) => a.op === d.op && a.columns.size > 0 && [...a.columns].every((c) => d.columns.has(c)));
+  const effects = score(effectsOf(authored), effectsOf(draft), (a, d) => a.op === d.op && [...a.columns].some((c) => d.columns.has(c)));
+  const pairs = (w: WorldModel) => [...new Set(effectsOf(w).flatMap((e) => [...e.columns].map((c) => `${e.op}.${c}`)))];
+  const written = score(pairs(authored), pairs(draft), (a, d) => a === d);
 
   const lines = new LineCounter();
   const doc = parseDocument(authoredText, { lineCounter: lines });
@@ -156,6 +161,7 @@ export function compareWorlds(draft: WorldModel, authored: WorldModel, authoredT
     parameters: strip(parameters),
     preconditions: strip(preconditions),
     effects: strip(effects),
+    written: strip(written),
     linesToWrite: toWrite,
     authoredLines: authoredText.split("\n").length,
   };

@@ -13,7 +13,7 @@ import { writeBenchmarksSection } from "./benchmarks-section.js";
 
 const DOMAINS = ["fx-treasury", "ed-triage", "customs-clearance"];
 const TARGETS: Partial<Record<keyof Comparison, number>> = { operations: 0.95, parameters: 0.9, preconditions: 0.6, effects: 0.6 };
-const PARTS = ["tables", "columns", "operations", "parameters", "preconditions", "effects"] as const;
+const PARTS = ["tables", "columns", "operations", "parameters", "preconditions", "effects", "written"] as const;
 
 interface Row {
   domain: string;

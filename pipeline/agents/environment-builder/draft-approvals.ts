@@ -48,9 +48,7 @@ export function draftApprovals(ops: DraftOperation[], review: Pending[]): void {
   }
   for (const a of approvers) {
     if (a.approves === undefined) {
-      // A customer action that approves nothing cannot take a proposal_id: say so rather than guess what it approves.
       review.push({ kind: "approval", subject: `operation ${a.name}`, what: `customer action ${a.name} approves no proposal the drafter could pair it with: set approves: <kind of the proposing operation>`, where: [{ file: a.fn.file, line: a.fn.line, text: a.fn.description }] });
-      delete a.params.proposal_id;
     }
   }
 }

@@ -43,6 +43,16 @@ function subjectOf(params: readonly string[], set: TableSet): DraftTable | null 
   return own.find((t) => t !== set.customer) ?? own[0] ?? null;
 }
 
+/** Tables whose noun a text names, in the order the text names them. */
+function thingsNamed(text: string, set: TableSet): DraftTable[] {
+  const ws = text.toLowerCase().match(/[a-z0-9]+/g) ?? [];
+  const at = (t: DraftTable) => {
+    const nw = t.noun.split("_");
+    return ws.findIndex((_w, i) => nw.every((x, k) => ws[i + k] === x || ws[i + k] === `${x}s`));
+  };
+  return set.tables.filter((t) => at(t) >= 0).sort((a, b) => at(a) - at(b));
+}
+
 function uniqueId(taken: Set<string>, id: string): string {
   let out = id;
   for (let n = 2; taken.has(out); n++) out = `${id}_${n}`;
@@ -59,12 +69,22 @@ export function draftOperation(f: ManualFunction, set: TableSet, minuteZero: num
     if (name in params) continue;
     params[name] = paramOf(p, name, set);
   }
-  if (f.params === null) review.push({ kind: "parameter", subject, what: `the manual gives no parameter list for ${f.name}: add its params (name, type, description, source)`, where: [place(f, f.description || f.name)] });
+  if (f.params === null) {
+    // No parameter list: the one thing its description names ("releases the goods of a declaration") is what it takes.
+    // Not the thing it creates ("Returns the hold reference").
+    const created = thingsNamed(/\breturns? (?:the )?(?:new )?([a-z ]+?) (?:reference|number|id)\b/i.exec(f.text)?.[1] ?? "", set);
+    const named = thingsNamed(f.description, set).filter((x) => !created.includes(x)).slice(0, 1);
+    if (named.length === 1) {
+      const t0 = named[0] as DraftTable;
+      params[t0.key] = { type: "string", description: `${humanise(t0.noun).slice(0, -1)} reference.`, required: true, max_length: 200, source: "state", ...(set.formatOf(t0.noun) ? { pattern: set.formatOf(t0.noun)?.pattern as string } : {}) };
+    }
+    review.push({ kind: "parameter", subject, what: `the manual gives no parameter list for ${f.name}${named.length === 1 ? ` (drafted: ${named[0]?.key}, the thing its description names)` : ""}: check and complete its params (name, type, description, source)`, where: [place(f, f.description || f.name)] });
+  }
   const names = Object.keys(params);
   const t = f.access === "read" && /^(?:list|find|search)_/.test(f.name) ? null : subjectOf(names, set);
   const op: DraftOperation = { name: f.name, description: f.description || humanise(f.name), side: f.side, access: f.access, params, preconditions: [], effects: [], result: null, rules: [], table: t, fn: f, clauses: new Map() };
   const ids = new Set<string>();
-  const ctx = { table: t, params: names.map((n) => ({ name: n, source: params[n]?.source })), set, minuteZero };
+  const ctx = { table: t, params: names.map((n) => ({ name: n, source: params[n]?.source, type: params[n]?.type })), set, minuteZero };
   for (const r of f.refusals) {
     const rec = recogniseRefusal(r.message, ctx);
     if (!rec) {
@@ -79,7 +99,7 @@ export function draftOperation(f: ManualFunction, set: TableSet, minuteZero: num
   }
   if (f.access === "write" && f.side === "agent" && t) {
     const notes = (f.params ?? []).map((p) => `${p.name} — ${p.note}`).join(". ");
-    const read = readEffects(`${f.text} ${notes}`, t, set, names);
+    const read = readEffects(`${f.text} ${notes}`, t, set, names, f.name);
     for (const e of read.elsewhere) review.push({ kind: "effect", subject, what: `"${e.phrase}" becomes ${e.value}: write the effect on that row (which row of which table the manual does not say)`, where: [place(f, `${e.phrase} becomes ${e.value}`)] });
     if (read.sets.length > 0) {
       const set2: Record<string, string | number> = {};

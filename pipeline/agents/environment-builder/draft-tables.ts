@@ -186,6 +186,13 @@ export function draftTables(functions: readonly ManualFunction[], conventions: M
     const by = (f.params ?? []).map((p) => keyName(p, set))[0];
     if (f.returns.many && by && by !== t.key) set.addColumn(t, by);
   }
+  // State values the enquiries print: "status (open, booked, expired)".
+  for (const f of functions) {
+    const noun = nounOfFunction(f.name);
+    const t = noun ? (set.byNoun.get(snake(noun)) ?? null) : null;
+    const m = t && f.returns ? /\bstatus \(([^)]+)\)/i.exec(f.returns.text) : null;
+    if (t && m) for (const v of (m[1] as string).split(/,\s*|\s+or\s+/)) set.addStatus(t, snake(v));
+  }
   for (const t of set.tables) {
     const ck = set.customer?.key;
     if (ck && set.column(t, ck)) t.owner = ck;
@@ -202,4 +209,21 @@ function addReturned(set: TableSet, t: DraftTable, field: string): void {
     return;
   }
   set.addColumn(t, field);
+}
+
+/** A "Field | Values" table: "Attendance status | waiting_triage, in_department, …" gives that table's states. */
+export function readStateTables(tables: ReadonlyArray<{ header: Array<{ text: string }>; rows: Array<{ cells: Array<{ text: string }> }> }>, set: TableSet): void {
+  for (const tb of tables) {
+    if (!/field/i.test(tb.header[0]?.text ?? "") || !/values?/i.test(tb.header[1]?.text ?? "")) continue;
+    for (const r of tb.rows) {
+      const field = r.cells[0]?.text ?? "";
+      const m = /^(.*?)\s+status$/i.exec(field);
+      if (!m) continue;
+      const noun = snake(m[1] as string);
+      const t = set.byNoun.get(noun) ?? set.tables.find((x) => x.noun.endsWith(noun)) ?? null;
+      if (!t) continue;
+      for (const v of (r.cells[1]?.text ?? "").split(/,\s*/)) if (isIdentifier(v.trim())) set.addStatus(t, v.trim());
+      set.stateColumn(t);
+    }
+  }
 }

@@ -35,8 +35,17 @@ function isTheRow(t: DraftTable, phrase: string): boolean {
   return ws.length === 0 || (ws.length <= 2 && ws.some((w) => sameWord(w, t.noun.split("_").at(-1) as string))) || ws.join(" ") === "it";
 }
 
+/** `admit` → admitted, `release` → released, `cancel` → cancelled/canceled, `deny` → denied. */
+export function participles(verb: string): string[] {
+  if (verb.endsWith("e")) return [`${verb}d`];
+  if (/[^aeiou]y$/.test(verb)) return [`${verb.slice(0, -1)}ied`];
+  const out = [`${verb}ed`];
+  if (/[^aeiou][aeiou][bdglmnprt]$/.test(verb)) out.unshift(`${verb}${verb.at(-1)}ed`);
+  return out;
+}
+
 /** Read the effects on row `t` (see the module comment); `params` are the function's parameter names. */
-export function readEffects(text: string, t: DraftTable, set: TableSet, params: readonly string[]): EffectReading {
+export function readEffects(text: string, t: DraftTable, set: TableSet, params: readonly string[], fnName = ""): EffectReading {
   const out: EffectReading = { sets: [], elsewhere: [] };
   const put = (column: string, value: string | number) => {
     if (!out.sets.some((s) => s.column === column)) out.sets.push({ column, value });
@@ -69,11 +78,29 @@ export function readEffects(text: string, t: DraftTable, set: TableSet, params: 
       else out.elsewhere.push({ phrase, value });
     }
   }
-  const colon = /:\s*status ([a-z][a-z0-9_]*)\b/i.exec(body) ?? /\bwith status ([a-z][a-z0-9_]*)\b/i.exec(body);
-  if (colon) state(colon[1] as string);
+  const colon = /:\s*status ([a-z][a-z0-9_]*)\b([^;.]*)/i.exec(body) ?? /\bwith status ([a-z][a-z0-9_]*)\b/i.exec(body);
+  if (colon) {
+    state(colon[1] as string);
+    // ": status scheduled, value date 2026-03-03": the other items of the list set their columns too.
+    for (const item of (colon[2] ?? "").split(/,\s*/)) {
+      const kv = /^\s*([a-z][a-z -]*?)\s+("?[A-Za-z0-9_.:-]+"?)\s*$/.exec(item);
+      const col = kv ? columnNamed(t, kv[1] as string) : null;
+      if (kv && col) put(col, (kv[2] as string).replace(/"/g, ""));
+    }
+  }
+  // "Returns the released payment", "the booked quote": the row ends in that (known) state.
+  for (const m of body.matchAll(/\breturns? (?:the|a) ([a-z]+ed) ([a-z]+)\b/gi)) {
+    if (t.statuses.includes(m[1] as string) && sameWord(m[2] as string, t.noun.split("_").at(-1) as string)) state(m[1] as string);
+  }
   // "sets closed_as to it" in a parameter's note: the column takes the parameter's value.
   for (const m of body.matchAll(/([a-z][a-z0-9_]*)\s*[—–-][^.]*?sets ([a-z][a-z0-9_]*) to it\b/gi)) {
     if (params.includes(m[1] as string)) put(m[2] as string, `:${m[1]}`);
+  }
+  // The function's own verb, when its participle is a documented state of the row (`admit_to_ward` → admitted).
+  if (!out.sets.some((x) => x.column === set.stateColumn(t))) {
+    const verb = /^([a-z]+)_/.exec(fnName)?.[1] ?? "";
+    const hit = participles(verb).find((p) => t.statuses.includes(p));
+    if (hit) state(hit);
   }
   return out;
 }

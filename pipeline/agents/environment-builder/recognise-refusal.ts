@@ -18,7 +18,7 @@ import { amountIn, contentWords, isIdentifier, nameScore, sameWord, snake, split
 
 export interface OpContext {
   table: DraftTable | null;
-  params: ReadonlyArray<{ name: string; source?: string }>;
+  params: ReadonlyArray<{ name: string; source?: string; type?: string }>;
   set: TableSet;
   minuteZero: number | null;
 }
@@ -41,7 +41,10 @@ function tableNamed(set: TableSet, phrase: string): DraftTable | null {
       }
     }
   }
-  return best;
+  if (best) return best;
+  // The last word of a thing's name alone ("quote" for fx_quote), when only one thing ends with it.
+  const tail = set.tables.filter((t) => ws.some((w) => sameWord(w, t.noun.split("_").at(-1) as string)));
+  return tail.length === 1 ? (tail[0] as DraftTable) : null;
 }
 
 /** The parameter whose name's words a phrase says ("the invoice reference" → invoice_ref). */
@@ -124,6 +127,19 @@ export function recogniseRefusal(message: string, ctx: OpContext): Recognised | 
   if (!t) return null;
   const key = ctx.params.find((p) => p.name === t.key)?.name;
   if (!key) return null;
+  // "(only pending_callback beneficiaries can be verified …)": a state value written as such, before the thing.
+  const onlyValue = /\bonly ([a-z]+_[a-z0-9_]+) ([a-z]+)\b/.exec(message);
+  if (onlyValue && sameWord(onlyValue[2] as string, t.noun.split("_").at(-1) as string)) {
+    set.addStatus(t, onlyValue[1] as string);
+    const col = set.stateColumn(t);
+    return { in_state: t.name, where: { [col]: onlyValue[1] as string }, idHint: `${t.noun}_${onlyValue[1]}` };
+  }
+  // "Only a payment that has not been released …", "Only an unreleased payment …": not in that state.
+  const notYet = /^Only an? (?:[a-z]+ )?(?:[a-z]+ )?(?:that|which) (?:has|have) not been ([a-z]+)\b/i.exec(message)?.[1] ?? /^Only an? un([a-z]+ed) /i.exec(message)?.[1];
+  if (notYet && t.statuses.includes(notYet)) {
+    const col = set.stateColumn(t);
+    return { in_state: t.name, where: { [col]: { not: notYet } }, idHint: `not_${notYet}` };
+  }
   if (/^Only\b/.test(message)) {
     const explicit = /\bin status ([a-z_]+)/i.exec(message)?.[1];
     const states = explicit ? [explicit] : statesNamed(t, message);
@@ -154,7 +170,9 @@ export function recogniseRefusal(message: string, ctx: OpContext): Recognised | 
   if (exact) {
     const parts = splitTop(exact[1] as string, /,\s*|\s+and\s+/);
     const ps = parts.map((x) => paramNamed(ctx.params.filter((q) => q.name !== key), x));
-    if (ps.length > 0 && ps.every((x) => x !== null && set.column(t, x) !== undefined)) {
+    if (ps.length > 0 && ps.every((x) => x !== null)) {
+      // "must be exactly those of the payment": the row holds them, under the parameters' names.
+      for (const x of ps as string[]) set.addColumn(t, x);
       return { in_state: t.name, where: Object.fromEntries((ps as string[]).map((x) => [x, `:${x}`])), idHint: "terms_match" };
     }
   }
@@ -162,7 +180,8 @@ export function recogniseRefusal(message: string, ctx: OpContext): Recognised | 
   if (amount) {
     const stated = comparatorBefore(message.slice(0, amount.index));
     const allowedSide = /\bonly\b/i.test(message.slice(0, amount.index)) && !/\bnot\b/i.test(message.slice(0, amount.index));
-    const column = columnNamed(t, message, { numeric: true, unit: amount.unit });
+    const byUnit = t.columns.filter((c) => (c.type === "real" || c.type === "integer") && c.name.endsWith(`_${amount.unit.toLowerCase()}`));
+    const column = columnNamed(t, message, { numeric: true, unit: amount.unit }) ?? (/\bequivalent\b/i.test(message) && byUnit.length === 1 ? (byUnit[0]?.name as string) : null);
     if (stated && column) {
       const c = allowedSide ? stated : NEGATE[stated];
       return { limit: t.name, value: column, [c]: amount.value, idHint: `${column}_${c}_${amount.value}` };
@@ -172,7 +191,10 @@ export function recogniseRefusal(message: string, ctx: OpContext): Recognised | 
   const exceeds = /^(?:A |An |The )?(.+?) exceeds (?:the )?(.+?)$/i.exec(message.replace(/[.;].*$/, ""));
   const m = cmp ?? (exceeds ? [exceeds[0], exceeds[1], "exceeds", exceeds[2]] : null);
   if (m) {
-    const p = paramNamed(ctx.params.filter((x) => x.name !== key), m[1] as string);
+    const others = ctx.params.filter((x) => x.name !== key);
+    // "the requested limit": the one parameter that is a number, when the words name none.
+    const numeric = others.filter((x) => x.type === "number" || x.type === "integer");
+    const p = paramNamed(others, m[1] as string) ?? (numeric.length === 1 ? (numeric[0]?.name as string) : null);
     const column = columnNamed(t, m[3] as string, { numeric: true }) ?? columnNamed(t, m[3] as string);
     if (p && column) {
       const c: Comparator = m[2] === "exceeds" ? "at_most" : /higher|greater|more/.test(m[2] as string) ? "above" : "below";
