@@ -13,6 +13,7 @@ import { registerCompare } from "./compare.js";
 import { registerShow } from "./show.js";
 import { registerReview } from "./review.js";
 import { registerInit } from "./init.js";
+import { registerDraftWorld } from "./draft-world.js";
 
 /** Every command of `synth`, in the order `--help` lists them. */
-export const COMMANDS: ReadonlyArray<(program: Command) => void> = [registerInit, registerCheckSources, registerSop, registerBuild, registerSchema, registerDemo, registerRelease, registerAudit, registerDiff, registerEvaluate, registerScore, registerCompare, registerShow, registerReview];
+export const COMMANDS: ReadonlyArray<(program: Command) => void> = [registerInit, registerCheckSources, registerSop, registerDraftWorld, registerBuild, registerSchema, registerDemo, registerRelease, registerAudit, registerDiff, registerEvaluate, registerScore, registerCompare, registerShow, registerReview];
