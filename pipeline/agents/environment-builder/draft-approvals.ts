@@ -32,14 +32,15 @@ export function draftApprovals(ops: DraftOperation[], review: Pending[]): void {
       review.push({ kind: "approval", subject: `operation ${p.name}`, what: `${p.name} proposes something for approval, but the manual gives it no parameters to bind the approval to: add its params and proposes: { kind: ${kind}, terms: [...] }`, where: [{ file: p.fn.file, line: p.fn.line, text: p.fn.description }] });
       continue;
     }
-    p.proposes = { kind, terms };
+    p.proposes = { kind, terms: [...terms] };
     const c = consumers.find((x) => terms.every((t) => t in x.params)) ?? null;
-    if (c) c.requires_approval = { kind, terms };
+    if (c) c.requires_approval = { kind, terms: [...terms] };
     const named = approvers.find((a) => !used.has(a) && (p.fn.text.includes(`\`${a.name}\``) || (c?.fn.text.includes(`\`${a.name}\``) ?? false)));
     const scored = approvers.filter((a) => !used.has(a)).map((a) => ({ a, s: overlap(`${a.name} ${a.description}`, `${p.name} ${c?.name ?? ""}`) })).sort((x, y) => y.s - x.s);
     const approver = named ?? (scored[0] && scored[0].s > 0 ? scored[0].a : null);
     if (approver) {
       approver.approves = kind;
+      approver.description = `The customer approves one proposed ${kind.replace(/_/g, " ")} (exactly the proposed terms).`;
       used.add(approver);
     } else review.push({ kind: "approval", subject: `operation ${p.name}`, what: `${p.name} proposes ${kind}, but no customer action of the manual approves it: add one (side: customer, params: { proposal_id }, approves: ${kind})`, where: [{ file: p.fn.file, line: p.fn.line, text: p.fn.description }] });
   }

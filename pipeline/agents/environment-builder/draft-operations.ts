@@ -22,8 +22,9 @@ const place = (f: ManualFunction, text: string, line = f.line) => ({ file: f.fil
 function paramOf(p: ManualParam, name: string, set: TableSet): OperationSource["params"][string] {
   const ref = set.tableOfKey(name);
   const declared = p.type ?? (ref ? "string" : (paramType(typeOfName(name)) ?? "string"));
-  const format = p.pattern ?? (ref ? set.formatOf(ref.noun, p.note)?.pattern : set.formatOf(name.replace(/_(?:id|ref|number)$/, ""), p.note)?.pattern);
-  const note = p.note.replace(/\s+/g, " ").trim();
+  // Formats of the conventions apply to keys only (a boat's name is not an owner reference because the note says "owner").
+  const format = p.pattern ?? (ref ? set.formatOf(ref.noun, p.note)?.pattern : undefined);
+  const note = p.note.replace(/\s+/g, " ").trim() || (ref ? (set.keyOf(name) ?? "") : "");
   return {
     type: declared,
     description: note.length > 0 ? `${note.charAt(0).toUpperCase()}${note.slice(1)}${/[.!?]$/.test(note) ? "" : "."}` : humanise(name),

@@ -10,7 +10,7 @@ import { amountIn, sentenceFrom } from "./text.js";
  * clause saying an operation needs the customer's approval becomes an approval rule of it.
  */
 
-const APPROVAL = /approv\w* by the (?:client|customer|patient|declarant|account holder)|(?:client|customer|patient|declarant)'s (?:authorised approver|approval|consent|agreement|authori[sz]ation)|only after the (?:client|customer|patient|declarant) has approved/i;
+const APPROVAL = /approv\w* by the [a-z]+|[a-z]+'s (?:authorised approver|approval|consent|agreement|authori[sz]ation)|only after the [a-z ]+? has (?:approved|accepted|agreed|authori[sz]ed)/i;
 
 const ruleId = (clause: string) => `R-${clause.replace(/\./g, "-")}`;
 
@@ -58,7 +58,9 @@ export function draftRules(ops: DraftOperation[], rules: readonly SopRule[], rev
   }
   for (const r of current.values()) {
     if (!APPROVAL.test(r.statement)) continue;
-    for (const name of r.affected_objects) {
+    // The operations the clause names (in inline code; the SOP of documents alone has no world to classify them).
+    const named = new Set([...r.affected_objects, ...[...r.statement.matchAll(/`([a-z][a-z0-9_]*)`/g)].map((m) => m[1] as string)]);
+    for (const name of named) {
       const op = ops.find((o) => o.name === name && o.side === "agent" && o.access === "write");
       if (!op) continue;
       const id = use(r);

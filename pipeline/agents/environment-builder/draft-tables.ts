@@ -33,7 +33,7 @@ export interface DraftTable {
 }
 
 const NUMBER_WORDS = /^(?:amount|value|rate|balance|price|cost|fee|total|sum|estimate|eur|usd|gbp|chf|headroom|duty|floor|limit|ceiling)$/;
-const INTEGER_WORDS = /^(?:days|day|minutes|minute|count|level|score|qty|quantity|position|age|gcs|spo2|hr|rate)$/;
+const INTEGER_WORDS = /^(?:days|day|nights|night|hours|weeks|months|years|minutes|minute|count|level|score|qty|quantity|position|age|units|pieces)$/;
 
 /** The SQLite type a name suggests: `_at`/minutes/levels integer, amounts real, `is_`/`has_` boolean, else text. */
 export function typeOfName(name: string): DraftColumn["type"] {
@@ -76,13 +76,19 @@ export class TableSet {
     return f ? `${humanise(noun).slice(0, -1)} reference (${f.written}).` : `${humanise(noun).slice(0, -1)} reference.`;
   }
 
+  /** Description of a key column or parameter: the thing's reference and its format. */
+  keyOf(name: string): string | null {
+    const t = this.tableOfKey(name);
+    return t ? (t.columns.find((c) => c.name === t.key)?.description ?? null) : null;
+  }
+
   /** The conventions' identifier format for a thing (`attendance ATT-nnnn`), matched by its words. */
   formatOf(noun: string, note = ""): { pattern: string; written: string } | null {
     const nounWords = noun.split("_");
     for (const f of this.conventions.formats) {
       const fw = words(f.noun);
-      if (fw.length === nounWords.length && fw.every((w, i) => sameWord(w, nounWords[i] as string))) return { pattern: f.pattern, written: f.noun };
-      if (note && new RegExp(`\\b${f.noun}\\b`, "i").test(note)) return { pattern: f.pattern, written: f.noun };
+      if (fw.length === nounWords.length && fw.every((w, i) => sameWord(w, nounWords[i] as string))) return { pattern: f.pattern, written: f.written };
+      if (note && new RegExp(`\\b${f.noun}\\b`, "i").test(note)) return { pattern: f.pattern, written: f.written };
     }
     return null;
   }

@@ -38,7 +38,7 @@ export interface ManualConventions {
   /** Clock time of logical minute 0, in minutes after midnight (e.g. 540 for 09:00). */
   minuteZero: number | null;
   /** Identifier formats the conventions list: the words naming the thing and the pattern. */
-  formats: Array<{ noun: string; pattern: string }>;
+  formats: Array<{ noun: string; pattern: string; written: string }>;
 }
 
 export interface ManualInput {
@@ -90,7 +90,7 @@ export function readConventions(manuals: readonly ManualInput[]): ManualConventi
       for (const part of splitTop(head[1] as string, /;\s*/)) {
         const mm = /^(.*?)\s+([A-Z][A-Za-z0-9-]*[a-z][A-Za-z0-9-]*)\b/.exec(part.trim());
         const pattern = mm ? formatPattern(mm[2] as string) : null;
-        if (mm && pattern && (mm[1] as string).length > 0) out.formats.push({ noun: (mm[1] as string).trim().toLowerCase(), pattern });
+        if (mm && pattern && (mm[1] as string).length > 0) out.formats.push({ noun: (mm[1] as string).trim().toLowerCase(), pattern, written: mm[2] as string });
       }
     }
   }

@@ -16,7 +16,7 @@ export interface ManualParam {
   note: string;
 }
 
-const CUSTOMER_SOURCE = /\b(?:ask(?:ed)? the (?:client|customer|patient|relative|declarant|caller)|(?:as|when|exactly as) (?:stated|given|quoted|told|instructed|requested|reported|confirmed|supplied) by the|(?:stated|given|quoted|told|supplied) by the (?:client|customer|patient|relative|declarant)|as the (?:client|customer|patient|relative|declarant) (?:says|gives|states))/i;
+const CUSTOMER_SOURCE = /\b(?:ask(?:ed)? the [a-z]+|(?:as|when|exactly as) (?:stated|given|quoted|told|instructed|requested|reported|confirmed|supplied) by the|(?:stated|given|quoted|told|supplied) by the [a-z]+|as the [a-z]+ (?:says|gives|states))/i;
 const AGENT_FREE_TEXT = /^(?:note|notes|summary|comment|comments|remark|remarks|situation|background|assessment|recommendation|narrative)$/;
 
 /** `walk_in / ambulance`, `DUPL, TECH, FRAD, CUST or UPAY`, `no / yes`: two or more plain tokens at the start. */

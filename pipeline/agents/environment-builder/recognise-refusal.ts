@@ -53,8 +53,8 @@ export function paramNamed(params: OpContext["params"], phrase: string): string 
   let score = 0;
   for (const p of params) {
     const s = nameScore(p.name.replace(/_id$/, ""), phrase);
-    const need = p.name.replace(/_id$/, "").split("_").length;
-    if (s.hits >= Math.min(need, 2) && s.hits > score) {
+    const need = Math.min(p.name.replace(/_id$/, "").split("_").length, contentWords(phrase).length, 2);
+    if (s.hits >= need && s.hits > 0 && s.hits > score) {
       best = p.name;
       score = s.hits;
     }
@@ -81,7 +81,9 @@ export function columnNamed(t: DraftTable, phrase: string, opts: { numeric?: boo
 
 /** State values of `t` a message names, joined with "or"; also a participle right before the thing's noun. */
 function statesNamed(t: DraftTable, message: string): string[] {
-  const ws = words(message);
+  // Only the words before the verb: in "Only a requested booking can be confirmed", "confirmed" is what the call does.
+  const subject = message.split(/\b(?:can|may|is|are|must|will)\b/)[0] ?? message;
+  const ws = words(subject);
   const found = t.statuses.filter((v) => {
     const vw = v.split("_");
     return ws.some((_w, i) => vw.every((x, k) => ws[i + k] === x));
@@ -180,8 +182,10 @@ export function recogniseRefusal(message: string, ctx: OpContext): Recognised | 
   if (amount) {
     const stated = comparatorBefore(message.slice(0, amount.index));
     const allowedSide = /\bonly\b/i.test(message.slice(0, amount.index)) && !/\bnot\b/i.test(message.slice(0, amount.index));
+    // An amount in a currency limits a column in that currency (`amount_eur`), else the money column the words name.
     const byUnit = t.columns.filter((c) => (c.type === "real" || c.type === "integer") && c.name.endsWith(`_${amount.unit.toLowerCase()}`));
-    const column = columnNamed(t, message, { numeric: true, unit: amount.unit }) ?? (/\bequivalent\b/i.test(message) && byUnit.length === 1 ? (byUnit[0]?.name as string) : null);
+    const money = { ...t, columns: t.columns.filter((c) => !/_(?:at|by)$/.test(c.name)) };
+    const column = byUnit.length === 1 ? (byUnit[0]?.name as string) : columnNamed(money, message, { numeric: true, unit: amount.unit });
     if (stated && column) {
       const c = allowedSide ? stated : NEGATE[stated];
       return { limit: t.name, value: column, [c]: amount.value, idHint: `${column}_${c}_${amount.value}` };
