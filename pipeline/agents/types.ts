@@ -51,3 +51,14 @@ export interface Calibrator {
   /** What besides the task, world and SOP its verdict depends on (part of the calibrate stage's cache key). */
   settings(ctx: DomainContext): unknown;
 }
+
+/** What drafting a world gave: the draft, whether it passed its checks (and may be written as world.yaml), and its review list. */
+export interface WorldDraftOutcome {
+  /** The world.yaml text to write: the draft that passed its checks, or null when none did. */
+  yaml: string | null;
+  review: import("../schemas/world-review.js").WorldReview;
+}
+export interface WorldDrafter {
+  /** Draft the world of the domain folder `dir` from its documents (an existing world.yaml is never read). */
+  draft(dir: string): Promise<WorldDraftOutcome>;
+}

@@ -37,7 +37,20 @@ export const Table = z
   .object({
     name: Identifier.describe("Table name."),
     description: z.string().min(1).describe("What a row of the table is, in business terms."),
-    primary_key: Identifier.describe("Primary-key column (single column)."),
+    primary_key: Identifier.describe("Primary-key column. With `key_columns`, the row-key column the runtime keeps (the key columns' values as a JSON array)."),
+    key_columns: z
+      .array(Identifier)
+      .min(2)
+      .optional()
+      .describe("Composite key: these columns identify a row together; `primary_key` then names the text column the runtime computes from them (written `primary_key: [a, b]` in world.yaml)."),
+    ordered: z
+      .object({
+        parent: Identifier.describe("Column holding the key of the parent row (e.g. `order_id`)."),
+        position: Identifier.describe("Integer column the runtime keeps: 1, 2, 3… per parent in insertion order, never reused."),
+      })
+      .strict()
+      .optional()
+      .describe("Ordered child rows: rows of one parent are numbered in `position` and listed in that order."),
     owner_column: Identifier.optional().describe("Column holding the customer key a row belongs to; protection checks spare only the task customer's rows."),
     columns: z.array(Column).min(1).describe("Typed columns of the table."),
     rows: z.array(z.record(z.string(), Scalar)).default([]).describe("Fixed rows, inserted before generated ones (named records tasks can point at)."),
@@ -188,6 +201,8 @@ export const FormalRule = z
       .strict()
       .optional()
       .describe("For `invariant` rules: rows of `table` matching `where` must satisfy `require` after every state change."),
+    value: z.number().optional().describe("The rule's threshold or amount (e.g. 50000), which a `limit` precondition can compare with (`{ rule: <id> }`)."),
+    unit: z.string().min(1).optional().describe("Unit of `value` as the clause states it (e.g. `EUR`, `minutes`)."),
   })
   .strict();
 export type FormalRule = z.infer<typeof FormalRule>;

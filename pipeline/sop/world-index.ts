@@ -2,6 +2,8 @@ import type { FoundryIssue } from "../core/errors.js";
 import { parseYaml } from "../core/yaml-source.js";
 import { validateAgainst } from "../core/schema-issues.js";
 import { WorldModel, type FormalRule, type Operation } from "../schemas/world-model.js";
+import { WorldSource } from "../schemas/world-source.js";
+import { expandWorld } from "../world/expand-world.js";
 
 /** What the SOP extractor needs to know about a domain's world.yaml. */
 export interface WorldIndex {
@@ -82,9 +84,13 @@ export function readWorld(text: string, file = "world.yaml"): { index: WorldInde
   const parsed = parseYaml(text, file);
   if (!parsed.source) return { index: null, issues: parsed.issues.map((i) => ({ ...i, code: "SOP_WORLD_INVALID" })), lineOf: () => undefined };
   const lineOf = parsed.source.lineOf;
-  const r = validateAgainst(WorldModel, parsed.source.data, { file, code: "SOP_WORLD_INVALID", lineOf });
+  const r = validateAgainst(WorldSource, parsed.source.data, { file, code: "SOP_WORLD_INVALID", lineOf });
   if (!r.ok) return { index: null, issues: r.issues.map((i) => ({ ...i, code: "SOP_WORLD_INVALID" })), lineOf };
-  return { index: indexWorld(r.value), issues: [], lineOf };
+  // Shorthands become the SQL the runtime runs (the names the SOP may mention are read from it).
+  const expanded = expandWorld(r.value);
+  const model = expanded.problems.length === 0 ? WorldModel.safeParse(expanded.model) : null;
+  if (!model?.success) return { index: null, issues: [{ code: "SOP_WORLD_INVALID", message: "the world's shorthands do not expand; run synth check-sources", file }], lineOf };
+  return { index: indexWorld(model.data), issues: [], lineOf };
 }
 
 /** True for names that look like an operation: snake_case with at least one underscore. */

@@ -39,6 +39,8 @@ function visibleTable(t: Table): Table {
   const keep = new Set(columns.map((c) => c.name));
   const v: Table = { ...t, columns, primary_key: keep.has(t.primary_key) ? t.primary_key : "" };
   if (v.owner_column !== undefined && !keep.has(v.owner_column)) delete v.owner_column;
+  // The view copies a composite key's row-key column as a plain key column (its rows come from the state).
+  delete v.key_columns;
   return v;
 }
 

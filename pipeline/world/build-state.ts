@@ -4,7 +4,7 @@ import type { Table, WorldModel } from "../schemas/index.js";
 import { OverlayChange } from "../schemas/index.js";
 import { RandomStream } from "../core/random.js";
 import { FoundryError } from "../core/errors.js";
-import { ident, schemaSql, stateTables } from "./schema-sql.js";
+import { ident, insertableColumns, schemaSql, stateTables } from "./schema-sql.js";
 import { generateRows, seededFaker, toSqlValue, type SqlValue } from "./generate-rows.js";
 import { stateContentHash } from "./state-hash.js";
 import { guardConnection, type SqlLimits } from "./sql-guard.js";
@@ -55,8 +55,10 @@ function generationOrder(world: WorldModel): Table[] {
   return out;
 }
 
+/** Rows are value arrays in the order of `insertableColumns(table)`. */
 function insertRows(db: Database.Database, table: Table, rows: SqlValue[][], what: string): void {
-  const stmt = db.prepare(`INSERT INTO ${ident(table.name)} (${table.columns.map((c) => ident(c.name)).join(", ")}) VALUES (${table.columns.map(() => "?").join(", ")})`);
+  const cols = insertableColumns(table);
+  const stmt = db.prepare(`INSERT INTO ${ident(table.name)} (${cols.map((c) => ident(c.name)).join(", ")}) VALUES (${cols.map(() => "?").join(", ")})`);
   rows.forEach((row, i) => {
     try {
       stmt.run(row);
@@ -84,7 +86,7 @@ export function buildBaseState(world: WorldModel, options: BuildOptions): Initia
     const existing = (table: string, column: string): SqlValue[] =>
       (db.prepare(`SELECT ${ident(column)} FROM ${ident(table)} ORDER BY rowid`).pluck().all() as SqlValue[]).filter((v) => v !== null);
     for (const t of world.tables) {
-      insertRows(db, t, t.rows.map((r) => t.columns.map((c) => toSqlValue(c, r[c.name]))), "fixed");
+      insertRows(db, t, t.rows.map((r) => insertableColumns(t).map((c) => toSqlValue(c, r[c.name]))), "fixed");
     }
     for (const t of generationOrder(world)) {
       insertRows(db, t, generateRows(t, { stream: root, faker, existing }), "generated");
@@ -116,24 +118,29 @@ function applyChange(db: Database.Database, world: WorldModel, change: OverlayCh
   for (const k of Object.keys(change.row)) {
     if (!table.columns.some((c) => c.name === k)) throw new FoundryError("TASK_OVERLAY", `overlay row has unknown column "${k}" (table "${table.name}")`, { file, path: `${path}.row.${k}` }, k);
   }
-  const key = change.row[table.primary_key];
-  if (key === undefined || key === null) throw new FoundryError("TASK_OVERLAY", `overlay row has no primary key "${table.primary_key}"`, { file, path: `${path}.row` });
-  const pk = ident(table.primary_key);
-  const exists = db.prepare(`SELECT 1 FROM ${ident(table.name)} WHERE ${pk} = ?`).get(key) !== undefined;
+  // A composite key is addressed by its key columns (the row-key column is generated from them).
+  const keyCols = table.key_columns ?? [table.primary_key];
+  const missing = keyCols.filter((k) => change.row[k] === undefined || change.row[k] === null);
+  if (missing.length > 0) throw new FoundryError("TASK_OVERLAY", `overlay row has no ${keyCols.length > 1 ? "key column" : "primary key"} "${missing.join('", "')}"`, { file, path: `${path}.row` });
+  if (table.key_columns && table.primary_key in change.row) throw new FoundryError("TASK_OVERLAY", `overlay row gives "${table.primary_key}", which the runtime computes from ${keyCols.join(", ")}`, { file, path: `${path}.row.${table.primary_key}` });
+  const key = keyCols.length === 1 ? change.row[keyCols[0] as string] : JSON.stringify(keyCols.map((k) => change.row[k]));
+  const where = keyCols.map((k) => `${ident(k)} = ?`).join(" AND ");
+  const keyValues = keyCols.map((k) => toSqlValue(table.columns.find((c) => c.name === k), change.row[k]));
+  const exists = db.prepare(`SELECT 1 FROM ${ident(table.name)} WHERE ${where}`).get(...keyValues) !== undefined;
   try {
     if (change.op === "delete") {
-      if (!exists) throw new FoundryError("TASK_OVERLAY", `overlay deletes a row that does not exist: ${table.name} ${JSON.stringify(key)}`, { file, path: `${path}.row.${table.primary_key}` }, key);
-      db.prepare(`DELETE FROM ${ident(table.name)} WHERE ${pk} = ?`).run(key);
+      if (!exists) throw new FoundryError("TASK_OVERLAY", `overlay deletes a row that does not exist: ${table.name} ${JSON.stringify(key)}`, { file, path: `${path}.row.${keyCols[0]}` }, key);
+      db.prepare(`DELETE FROM ${ident(table.name)} WHERE ${where}`).run(...keyValues);
       return;
     }
     const cols = table.columns.filter((c) => c.name in change.row);
     const values = cols.map((c) => toSqlValue(c, change.row[c.name]));
     if (exists) {
-      const sets = cols.filter((c) => c.name !== table.primary_key);
+      const sets = cols.filter((c) => !keyCols.includes(c.name));
       if (sets.length === 0) return;
-      db.prepare(`UPDATE ${ident(table.name)} SET ${sets.map((c) => `${ident(c.name)} = ?`).join(", ")} WHERE ${pk} = ?`).run(
+      db.prepare(`UPDATE ${ident(table.name)} SET ${sets.map((c) => `${ident(c.name)} = ?`).join(", ")} WHERE ${where}`).run(
         ...sets.map((c) => toSqlValue(c, change.row[c.name])),
-        key,
+        ...keyValues,
       );
     } else {
       db.prepare(`INSERT INTO ${ident(table.name)} (${cols.map((c) => ident(c.name)).join(", ")}) VALUES (${cols.map(() => "?").join(", ")})`).run(...values);

@@ -29,6 +29,7 @@ export function checkWorldStructure(world: WorldModel, out: ProblemList): void {
   checkOperations(world, ruleIds, out);
   checkEvents(world.events, ["events"], new Set(world.operations.map((o) => o.name)), new Set(), ruleIds, out);
   checkRules(world, tables, out);
+  checkOrderedInserts(world, out);
 }
 
 function columnOf(tables: Map<string, Table>, ref: string): { table?: Table; column?: Column } {
@@ -67,26 +68,36 @@ function checkTable(t: Table, i: number, tables: Map<string, Table>, out: Proble
     if (c.references) checkRef(c.references, [...base, "columns", j, "references"], `column "${t.name}.${c.name}" references`, tables, out);
   });
   if (!cols.has(t.primary_key)) out.add("WORLD_UNKNOWN_COLUMN", `primary_key names unknown column "${t.primary_key}" of table "${t.name}"`, [...base, "primary_key"], t.primary_key);
+  t.key_columns?.forEach((k, j) => {
+    if (!cols.has(k)) out.add("WORLD_UNKNOWN_COLUMN", `the composite key names unknown column "${k}" of table "${t.name}"`, [...base, "key_columns", j], k);
+    else if (cols.get(k)?.nullable) out.add("WORLD_KEY_NULLABLE", `key column "${t.name}.${k}" must not be nullable`, [...base, "key_columns", j], k);
+  });
   if (t.owner_column !== undefined && !cols.has(t.owner_column)) {
     out.add("WORLD_UNKNOWN_COLUMN", `owner_column names unknown column "${t.owner_column}" of table "${t.name}"`, [...base, "owner_column"], t.owner_column);
   }
+  if (t.ordered) checkOrdered(t, cols, base, out);
+  // The key of a row: its primary key, or the values of a composite key's columns (the runtime computes the row-key column).
+  const keyCols = t.key_columns ?? [t.primary_key];
+  const generated = t.key_columns ? t.primary_key : null;
 
-  const keys = new Set<unknown>();
+  const keys = new Set<string>();
   t.rows.forEach((row, r) => {
     const rp: PathSegment[] = [...base, "rows", r];
     for (const [k, v] of Object.entries(row)) {
       const col = cols.get(k);
       if (!col) out.add("WORLD_ROW_UNKNOWN_COLUMN", `fixed row has unknown column "${k}" (table "${t.name}")`, [...rp, k], k);
+      else if (k === generated) out.add("WORLD_ROW_GENERATED", `"${t.name}.${k}" is computed by the runtime from ${keyCols.join(", ")}; leave it out`, [...rp, k], v);
       else if (!fitsType(col, v)) out.add("WORLD_ROW_TYPE", `value of "${t.name}.${k}" does not fit column type ${col.type}${col.nullable ? "" : " (not nullable)"}`, [...rp, k], v);
     }
-    const key = row[t.primary_key];
-    if (key === undefined || key === null) {
-      out.add("WORLD_ROW_MISSING_KEY", `fixed row of table "${t.name}" has no primary key "${t.primary_key}"`, rp);
-    } else if (keys.has(key)) {
-      out.add("WORLD_DUPLICATE", `fixed rows of table "${t.name}" repeat primary key ${JSON.stringify(key)}`, [...rp, t.primary_key], key);
-    } else keys.add(key);
+    const parts = keyCols.map((k) => row[k]);
+    const key = keyCols.length === 1 ? parts[0] : parts;
+    if (parts.some((p) => p === undefined || p === null)) {
+      out.add("WORLD_ROW_MISSING_KEY", `fixed row of table "${t.name}" has no ${keyCols.length === 1 ? "primary key" : "value for key column"} "${keyCols.filter((k) => row[k] === undefined || row[k] === null).join('", "')}"`, rp);
+    } else if (keys.has(JSON.stringify(parts))) {
+      out.add("WORLD_DUPLICATE", `fixed rows of table "${t.name}" repeat ${keyCols.length === 1 ? "primary key" : "key"} ${JSON.stringify(key)}`, [...rp, keyCols[0] as string], key);
+    } else keys.add(JSON.stringify(parts));
     for (const c of t.columns) {
-      if (!c.nullable && c.name !== t.primary_key && !(c.name in row)) {
+      if (!c.nullable && !keyCols.includes(c.name) && c.name !== generated && !(c.name in row)) {
         out.add("WORLD_ROW_MISSING_COLUMN", `fixed row of table "${t.name}" has no value for required column "${c.name}"`, rp, c.name);
       }
     }
@@ -106,13 +117,44 @@ function checkTable(t: Table, i: number, tables: Map<string, Table>, out: Proble
     if ("seq" in gen && !/\{n(:\d+)?\}/.test(gen.seq)) out.add("WORLD_GENERATOR", `seq pattern has no {n} or {n:width} placeholder`, [...fp, "seq"], gen.seq);
     if ("faker" in gen && !fakerMethodExists(gen.faker)) out.add("WORLD_GENERATOR", `faker has no method "${gen.faker}"`, [...fp, "faker"], gen.faker);
   }
+  if (generated !== null && generated in t.generate.fields) out.add("WORLD_GENERATOR", `"${t.name}.${generated}" is computed by the runtime from ${keyCols.join(", ")}; give no generator`, [...gp, generated], generated);
   if (t.generate.count > 0) {
     for (const c of t.columns) {
+      if (c.name === generated || c.name === t.ordered?.position) continue; // the runtime fills both
       if (!(c.name in t.generate.fields) && (!c.nullable || c.name === t.primary_key)) {
         out.add("WORLD_GENERATOR_MISSING", `column "${t.name}.${c.name}" is not nullable and has no generator`, [...base, "generate", "fields"], c.name);
       }
     }
   }
+}
+
+/** An ordered table: parent and position columns exist, positions are whole numbers that are always there. */
+function checkOrdered(t: Table, cols: Map<string, Column>, base: PathSegment[], out: ProblemList): void {
+  const { parent, position } = t.ordered as { parent: string; position: string };
+  if (!cols.has(parent)) out.add("WORLD_UNKNOWN_COLUMN", `ordered.parent names unknown column "${parent}" of table "${t.name}"`, [...base, "ordered", "parent"], parent);
+  const pos = cols.get(position);
+  if (!pos) out.add("WORLD_UNKNOWN_COLUMN", `ordered.position names unknown column "${position}" of table "${t.name}"`, [...base, "ordered", "position"], position);
+  else if (pos.type !== "integer" || pos.nullable) out.add("WORLD_ORDERED", `position column "${t.name}.${position}" must be a non-nullable integer`, [...base, "ordered", "position"], position);
+}
+
+const INSERT_INTO = /^\s*INSERT\s+(?:OR\s+\w+\s+)?INTO\s+"?([a-z_][a-z0-9_]*)"?\s*\(([^)]*)\)/i;
+
+/**
+ * An INSERT into an ordered table must set the position column: the insert shorthand numbers it
+ * (the next position of the parent); raw SQL has to write that itself.
+ */
+function checkOrderedInserts(world: WorldModel, out: ProblemList): void {
+  const ordered = new Map(world.tables.filter((t) => t.ordered).map((t) => [t.name, t.ordered as { parent: string; position: string }]));
+  if (ordered.size === 0) return;
+  const check = (sql: string, path: PathSegment[]) => {
+    const m = INSERT_INTO.exec(sql);
+    const o = m ? ordered.get((m[1] as string).toLowerCase()) : undefined;
+    if (!m || !o) return;
+    const cols = (m[2] as string).split(",").map((c) => c.trim().replace(/"/g, "").toLowerCase());
+    if (!cols.includes(o.position)) out.add("WORLD_ORDERED_INSERT", `an INSERT into ordered table "${m[1]}" must set its position column "${o.position}" (the insert shorthand numbers it for you)`, path, sql);
+  };
+  world.operations.forEach((op, i) => op.effects.forEach((e, j) => check(e.sql, ["operations", i, "effects", j, "sql"])));
+  world.events.forEach((ev, i) => ev.effects.forEach((e, j) => check(e.sql, ["events", i, "effects", j, "sql"])));
 }
 
 /** Whether `module.method` names a function of the faker API. */

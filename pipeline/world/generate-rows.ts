@@ -87,12 +87,39 @@ function columnValues(table: Table, col: Column, gen: FieldGenerator | undefined
   return out;
 }
 
-/** Generated rows of a table as value arrays in column order. */
+/**
+ * Positions of generated child rows of an ordered table: each continues its parent's numbering
+ * after the rows already there (fixed rows, or generated rows of earlier parents).
+ */
+function positions(table: Table, parents: SqlValue[], ctx: GenerateContext): number[] {
+  const order = table.ordered as { parent: string; position: string };
+  const next = new Map<SqlValue, number>();
+  const have = ctx.existing(table.name, order.parent);
+  const pos = ctx.existing(table.name, order.position);
+  have.forEach((p, i) => next.set(p, Math.max(next.get(p) ?? 1, Number(pos[i]) + 1)));
+  return parents.map((p) => {
+    const n = next.get(p) ?? 1;
+    next.set(p, n + 1);
+    return n;
+  });
+}
+
+/**
+ * Generated rows of a table as value arrays in the order of the insertable columns (every column
+ * but a composite key's generated row-key column). An ordered table's position column, when it has
+ * no generator, is numbered per parent.
+ */
 export function generateRows(table: Table, ctx: GenerateContext): SqlValue[][] {
   const count = table.generate?.count ?? 0;
   if (count === 0) return [];
   const fields = table.generate?.fields ?? {};
-  const cols = table.columns.map((c) => columnValues(table, c, fields[c.name], count, ctx));
+  const columns = table.key_columns ? table.columns.filter((c) => c.name !== table.primary_key) : table.columns;
+  const cols = columns.map((c) => columnValues(table, c, fields[c.name], count, ctx));
+  const order = table.ordered;
+  if (order && fields[order.position] === undefined) {
+    const parents = cols[columns.findIndex((c) => c.name === order.parent)] ?? [];
+    cols[columns.findIndex((c) => c.name === order.position)] = positions(table, parents, ctx);
+  }
   const rows: SqlValue[][] = [];
   for (let i = 0; i < count; i++) rows.push(cols.map((vals) => vals[i] ?? null));
   return rows;

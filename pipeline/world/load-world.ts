@@ -1,8 +1,10 @@
 import { readFileSync } from "node:fs";
 import { inheritValueWords } from "./value-words.js";
-import { LineCounter, parseDocument, type Document } from "yaml";
+import { LineCounter, isMap, parseDocument, visit, type Document } from "yaml";
 import type { z } from "zod";
 import { WorldModel } from "../schemas/index.js";
+import { WorldSource } from "../schemas/world-source.js";
+import { expandWorld } from "./expand-world.js";
 import type { FoundryIssue } from "../core/errors.js";
 import { yamlData } from "../core/yaml-source.js";
 import { ProblemList, WorldInvalidError, formatPath, type PathSegment, type WorldProblem } from "./world-problems.js";
@@ -57,17 +59,53 @@ function schemaProblems(error: z.ZodError, input: unknown): WorldProblem[] {
   return out;
 }
 
-/** Schema, then semantic and SQL checks; semantic checks run only on a model the schema accepted. */
+/**
+ * Schema of world.yaml as written, then its shorthands expanded (expand-world.ts), then the
+ * semantic and SQL checks on the expanded model; every problem points at where it was written.
+ */
 function checkModel(input: unknown, file: string, locate?: Locate): WorldCheckResult {
-  const parsed = WorldModel.safeParse(input);
+  const source = WorldSource.safeParse(input);
+  if (!source.success) {
+    return { world: null, problems: schemaProblems(source.error, input).map((p) => toIssue(p, file, locate)) };
+  }
+  const expanded = expandWorld(source.data);
+  const back = (p: WorldProblem): WorldProblem => ({ ...p, path: expanded.sourcePath(p.path) });
+  if (expanded.problems.length > 0) return { world: null, problems: expanded.problems.map((p) => toIssue(p, file, locate)) };
+  const parsed = WorldModel.safeParse(expanded.model);
   if (!parsed.success) {
-    return { world: null, problems: schemaProblems(parsed.error, input).map((p) => toIssue(p, file, locate)) };
+    return { world: null, problems: schemaProblems(parsed.error, expanded.model).map(back).map((p) => toIssue(p, file, locate)) };
   }
   const out = new ProblemList();
   checkWorldStructure(parsed.data, out);
   checkWorldSql(parsed.data, out);
-  const problems = out.items.map((p) => toIssue(p, file, locate));
+  const problems = out.items.map(back).map((p) => toIssue(p, file, locate));
   return { world: problems.length === 0 ? inheritValueWords(parsed.data) : null, problems };
+}
+
+/**
+ * Keys without a value in a flow mapping (`{ description: The count, as reported. }`): YAML reads
+ * the text after an unquoted comma as a key of its own. No key of world.yaml is ever written
+ * without a value, so each one is reported as the YAML slip it is, with its line.
+ */
+function flowCommaSlips(doc: Document, lines: LineCounter, file: string): FoundryIssue[] {
+  const out: FoundryIssue[] = [];
+  visit(doc, {
+    Pair(_key, pair, path) {
+      const parent = path[path.length - 1];
+      if (!isMap(parent) || !parent.flow || pair.value !== null) return;
+      const key = pair.key as { range?: [number, number, number]; toString(): string } | null;
+      if (!key?.range) return;
+      const text = String(key);
+      out.push({
+        code: "WORLD_YAML",
+        message: `unquoted \`,\` in a flow mapping: the text after it, "${text}", was read as a key of its own; quote the value that holds the comma (e.g. description: "…, ${text}")`,
+        file,
+        line: lines.linePos(key.range[0]).line,
+        value: text,
+      });
+    },
+  });
+  return out;
 }
 
 /** Validate an in-memory world model (no line numbers); never throws for problems in the model. */
@@ -101,7 +139,13 @@ export function parseWorld(text: string, fileLabel = "world.yaml"): WorldCheckRe
   }
   const data = yamlData(doc, lines, fileLabel);
   if ("issue" in data) return { world: null, problems: [data.issue] };
-  return checkModel(data.value, fileLabel, locator(doc, lines));
+  const slips = flowCommaSlips(doc, lines, fileLabel);
+  const checked = checkModel(data.value, fileLabel, locator(doc, lines));
+  if (slips.length === 0) return checked;
+  // The slip's key also fails the schema as an unknown key: say it once, as the YAML slip.
+  const slipped = new Set(slips.map((s) => `${s.line}\u0000${String(s.value)}`));
+  const rest = checked.problems.filter((p) => !(p.code === "WORLD_SCHEMA" && slipped.has(`${p.line}\u0000${/^unknown key "(.*)"$/.exec(p.message)?.[1]}`)));
+  return { world: null, problems: [...slips, ...rest] };
 }
 
 /** Read and check a world.yaml file; problems are returned, not thrown. */

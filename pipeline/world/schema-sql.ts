@@ -23,18 +23,30 @@ export function literal(text: string): string {
   return `'${text.replace(/'/g, "''")}'`;
 }
 
-/** CREATE TABLE for one world table: typed STRICT columns, NOT NULL unless nullable, single-column primary key. */
+/**
+ * CREATE TABLE for one world table: typed STRICT columns, NOT NULL unless nullable, the primary key.
+ * A composite key (`key_columns`) is the table's PRIMARY KEY, and its row-key column (`primary_key`)
+ * is generated from it: the key values as a JSON array, unique, what traces and checks address.
+ */
 export function createTableSql(table: Table): string {
+  const composite = table.key_columns;
   const cols = table.columns.map((c) => {
     let def = `${ident(c.name)} ${SQL_TYPE[c.type]}`;
-    if (c.name === table.primary_key) def += " PRIMARY KEY";
+    if (composite && c.name === table.primary_key) return `${def} GENERATED ALWAYS AS (json_array(${composite.map(ident).join(", ")})) STORED NOT NULL UNIQUE`;
+    if (!composite && c.name === table.primary_key) def += " PRIMARY KEY";
     if (!c.nullable) def += " NOT NULL";
     if (c.type === "boolean") def += ` CHECK (${ident(c.name)} IN (0, 1))`;
     return def;
   });
+  if (composite) cols.push(`PRIMARY KEY (${composite.map(ident).join(", ")})`);
   // Foreign keys are documentation of the model (`references`), not enforced: generated data and
   // task overlays are inserted in an order that constraint checking would reject.
   return `CREATE TABLE ${ident(table.name)} (${cols.join(", ")}) STRICT`;
+}
+
+/** Columns a row is inserted with: all but a composite key's generated row-key column. */
+export function insertableColumns(table: Table): Table["columns"] {
+  return table.key_columns ? table.columns.filter((c) => c.name !== table.primary_key) : table.columns;
 }
 
 export const PROPOSALS_DDL = `CREATE TABLE ${PROPOSALS_TABLE} (

@@ -17,8 +17,10 @@ export interface CommandRow {
  * command runs (see pipeline/cli/main.ts): keep every import here a dynamic `import()`.
  */
 export const COMMANDS: readonly CommandRow[] = [
+  { name: "init", args: "<domain>", summary: "Scaffold a new domain folder: card, one document of each kind, a minimal world.", load: async () => (await import("./init.js")).registerInit },
   { name: "check-sources", args: "[dirs...]", summary: "Validate domain folders: card, documents, links, world.yaml.", load: async () => (await import("./check-sources.js")).registerCheckSources },
   { name: "sop", args: "<domain>", summary: "Extract a domain's structured SOPs into sop/<domain>/ for review.", load: async () => (await import("./sop.js")).registerSop },
+  { name: "draft-world", args: "<domain>", summary: "Draft sources/<domain>/world.yaml from the documents, with a review list.", load: async () => (await import("./draft-world.js")).registerDraftWorld },
   { name: "build", args: "", summary: "Run the synthesis graph over domains (SOPs, world, tasks, checks, golden traces, validation).", load: async () => (await import("./build.js")).registerBuild },
   { name: "resume", args: "[run]", summary: "Continue a build run that crashed or was killed.", load: async () => (await import("./build.js")).registerBuild },
   { name: "schema", args: "", summary: "Write one JSON Schema per artifact.", load: async () => (await import("./schema.js")).registerSchema },

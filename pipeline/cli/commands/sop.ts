@@ -1,4 +1,3 @@
-import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Command } from "commander";
 import { z } from "zod";
@@ -11,7 +10,7 @@ import { extractDomainSop } from "../../sop/extract-domain.js";
 import { LlmChunkAnswer } from "../../sop/llm-answer-schema.js";
 import { renderSopFiles } from "../../sop/sop-files.js";
 import { writeSopDir, type SopWriteReport } from "../../sop/write-sop-dir.js";
-import { checkDomainId } from "../../core/domain-id.js";
+import { domainDir } from "../domain-dir.js";
 
 interface SopFlags {
   force?: boolean;
@@ -19,13 +18,6 @@ interface SopFlags {
   json?: boolean;
   out: string;
   sources: string;
-}
-
-function domainDir(arg: string, sources: string): string {
-  if (existsSync(arg) && statSync(arg).isDirectory()) return arg;
-  const under = join(sources, checkDomainId(arg, "domain"));
-  if (existsSync(under) && statSync(under).isDirectory()) return under;
-  throw new FoundryError("USAGE", `no domain folder '${arg}' (nor ${under})`, { file: arg });
 }
 
 function plural(n: number, word: string): string {

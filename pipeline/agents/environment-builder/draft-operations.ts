@@ -1,0 +1,149 @@
+import type { OperationSource, PreconditionSource } from "../../schemas/world-source.js";
+import type { ReviewItem } from "../../schemas/world-review.js";
+import type { ManualFunction } from "./manual-functions.js";
+import type { ManualParam } from "./parse-params.js";
+import { keyName, paramType, typeOfName, type DraftTable, type TableSet } from "./draft-tables.js";
+import { idFromMessage, recogniseRefusal } from "./recognise-refusal.js";
+import { readEffects } from "./effect-sentences.js";
+import { humanise } from "./text.js";
+
+/**
+ * Operations from the manual's functions: parameters (type, enumeration, range, format, who knows
+ * the value), preconditions from refusal messages (recognise-refusal.ts), effects from "sets /
+ * becomes" sentences (effect-sentences.ts, a status change as a `transition`), results from what the
+ * function returns. What cannot be derived becomes a review item naming the manual line.
+ */
+
+export type Pending = Omit<ReviewItem, "id">;
+export type DraftOperation = OperationSource & { /** The row the operation is about. */ table: DraftTable | null; fn: ManualFunction; clauses: Map<string, string[]> };
+
+const place = (f: ManualFunction, text: string, line = f.line) => ({ file: f.file, line, text });
+
+function paramOf(p: ManualParam, name: string, set: TableSet): OperationSource["params"][string] {
+  const ref = set.tableOfKey(name);
+  const declared = p.type ?? (ref ? "string" : (paramType(typeOfName(name)) ?? "string"));
+  // Formats of the conventions apply to keys only (a boat's name is not an owner reference because the note says "owner").
+  const format = p.pattern ?? (ref ? set.formatOf(ref.noun, p.note)?.pattern : undefined);
+  const note = p.note.replace(/\s+/g, " ").trim() || (ref ? (set.keyOf(name) ?? "") : "");
+  return {
+    type: declared,
+    description: note.length > 0 ? `${note.charAt(0).toUpperCase()}${note.slice(1)}${/[.!?]$/.test(note) ? "" : "."}` : humanise(name),
+    required: true,
+    ...(p.enum ? { enum: p.enum } : {}),
+    ...(p.minimum !== undefined && declared !== "string" ? { minimum: p.minimum } : {}),
+    ...(p.maximum !== undefined && declared !== "string" ? { maximum: p.maximum } : {}),
+    max_length: p.max_length ?? 200,
+    ...(format && declared === "string" && !p.enum ? { pattern: format } : {}),
+    source: p.source ?? "state",
+  };
+}
+
+/** The row an operation is about: its first key parameter that is not the customer's (else the customer's). */
+function subjectOf(params: readonly string[], set: TableSet): DraftTable | null {
+  const own = params.map((p) => set.byKey.get(p) ?? null).filter((t): t is DraftTable => t !== null);
+  return own.find((t) => t !== set.customer) ?? own[0] ?? null;
+}
+
+/** Tables whose noun a text names, in the order the text names them. */
+function thingsNamed(text: string, set: TableSet): DraftTable[] {
+  const ws = text.toLowerCase().match(/[a-z0-9]+/g) ?? [];
+  const at = (t: DraftTable) => {
+    const nw = t.noun.split("_");
+    return ws.findIndex((_w, i) => nw.every((x, k) => ws[i + k] === x || ws[i + k] === `${x}s`));
+  };
+  return set.tables.filter((t) => at(t) >= 0).sort((a, b) => at(a) - at(b));
+}
+
+function uniqueId(taken: Set<string>, id: string): string {
+  let out = id;
+  for (let n = 2; taken.has(out); n++) out = `${id}_${n}`;
+  taken.add(out);
+  return out;
+}
+
+/** Draft one operation (approvals and rules are added afterwards, across operations). */
+export function draftOperation(f: ManualFunction, set: TableSet, minuteZero: number | null, review: Pending[]): DraftOperation {
+  const subject = `operation ${f.name}`;
+  const params: OperationSource["params"] = {};
+  for (const p of f.params ?? []) {
+    const name = keyName(p, set);
+    if (name in params) continue;
+    params[name] = paramOf(p, name, set);
+  }
+  if (f.params === null) {
+    // No parameter list: the one thing its description names ("releases the goods of a declaration") is what it takes.
+    // Not the thing it creates ("Returns the hold reference").
+    const created = thingsNamed(/\breturns? (?:the )?(?:new )?([a-z ]+?) (?:reference|number|id)\b/i.exec(f.text)?.[1] ?? "", set);
+    const named = thingsNamed(f.description, set).filter((x) => !created.includes(x)).slice(0, 1);
+    if (named.length === 1) {
+      const t0 = named[0] as DraftTable;
+      params[t0.key] = { type: "string", description: `${humanise(t0.noun).slice(0, -1)} reference.`, required: true, max_length: 200, source: "state", ...(set.formatOf(t0.noun) ? { pattern: set.formatOf(t0.noun)?.pattern as string } : {}) };
+    }
+    review.push({ kind: "parameter", subject, what: `the manual gives no parameter list for ${f.name}${named.length === 1 ? ` (drafted: ${named[0]?.key}, the thing its description names)` : ""}: check and complete its params (name, type, description, source)`, where: [place(f, f.description || f.name)] });
+  }
+  const names = Object.keys(params);
+  const t = f.access === "read" && /^(?:list|find|search)_/.test(f.name) ? null : subjectOf(names, set);
+  const op: DraftOperation = { name: f.name, description: f.description || humanise(f.name), side: f.side, access: f.access, params, preconditions: [], effects: [], result: null, rules: [], table: t, fn: f, clauses: new Map() };
+  const ids = new Set<string>();
+  const ctx = { table: t, params: names.map((n) => ({ name: n, source: params[n]?.source, type: params[n]?.type })), set, minuteZero };
+  for (const r of f.refusals) {
+    const rec = recogniseRefusal(r.message, ctx);
+    if (!rec) {
+      review.push({ kind: "precondition", subject, what: `refusal "${r.message}" needs its condition: add a precondition with this message (a shorthand such as in_state, limit or referenced, or sql)`, where: [place(f, r.message, r.line)] });
+      continue;
+    }
+    const { idHint, hidden, ...shape } = rec;
+    if (hidden && t) set.addColumn(t, hidden, { hidden: true, type: params[hidden]?.type === "number" ? "real" : params[hidden]?.type === "integer" ? "integer" : "text", description: `${humanise(hidden).slice(0, -1)} on file; checked, never displayed.` });
+    const id = uniqueId(ids, r.id ?? idHint);
+    op.preconditions.push({ id, message: r.message, ...shape } as PreconditionSource);
+    if (r.clauses.length > 0) op.clauses.set(id, r.clauses);
+  }
+  if (f.access === "write" && f.side === "agent" && t) {
+    const notes = (f.params ?? []).map((p) => `${p.name} — ${p.note}`).join(". ");
+    const read = readEffects(`${f.text} ${notes}`, t, set, names, f.name);
+    for (const e of read.elsewhere) review.push({ kind: "effect", subject, what: `"${e.phrase}" becomes ${e.value}: write the effect on that row (which row of which table the manual does not say)`, where: [place(f, `${e.phrase} becomes ${e.value}`)] });
+    if (read.sets.length > 0) {
+      const set2: Record<string, string | number> = {};
+      for (const s of read.sets) set2[s.column] = typeof s.value === "string" && !s.value.startsWith(":") ? s.value : s.value;
+      const stateCol = set.stateColumn(t);
+      const status = set2[stateCol];
+      if (typeof status === "string" && set.column(t, `${status}_at`) && !(`${status}_at` in set2)) set2[`${status}_at`] = ":now";
+      const from = op.preconditions.findIndex((p) => p.in_state === t.name && p.where && Object.keys(p.where).join() === stateCol);
+      if (status !== undefined && from >= 0 && params[t.key]) {
+        const pc = op.preconditions.splice(from, 1)[0] as PreconditionSource;
+        const { [stateCol]: to, ...others } = set2;
+        op.transition = { table: t.name, column: stateCol, from: (pc.where as Record<string, string | string[]>)[stateCol] as string, to: to as string, message: pc.message, id: pc.id, ...(Object.keys(others).length > 0 ? { set: others } : {}) };
+        const clauses = op.clauses.get(pc.id);
+        if (clauses) op.clauses.set(pc.id, clauses);
+      } else if (params[t.key]) op.effects.push({ update: t.name, set: set2 });
+    } else if (!/^(?:propose|offer|request_\w*authori[sz]ation)/.test(f.name)) {
+      review.push({ kind: "effect", subject, what: `the manual does not say what ${f.name} changes in a sentence the drafter reads ("sets …", "… becomes …"): add its effects`, where: [place(f, f.description || f.name)] });
+    }
+  }
+  op.result = resultOf(f, op, set, review);
+  return op;
+}
+
+function resultOf(f: ManualFunction, op: DraftOperation, set: TableSet, review: Pending[]): OperationSource["result"] {
+  const fields = f.returns?.fields ?? [];
+  if (f.access === "read") {
+    const noun = /^(?:list|find|search)_(.+)$/.exec(f.name)?.[1];
+    const listed = noun ? (set.tables.find((x) => x.name === noun || x.name === `${noun}s`) ?? null) : op.table;
+    const by = Object.keys(op.params)[0];
+    if (listed) {
+      const cols = fields.filter((c) => set.column(listed, c) !== undefined);
+      const withKey = cols.includes(listed.key) ? cols : [listed.key, ...cols];
+      if (withKey.length > 0) {
+        if (!noun) return { table: listed.name, columns: withKey };
+        if (by && set.column(listed, by)) return { table: listed.name, columns: withKey, by, order_by: [listed.key] };
+        if (!by) return { table: listed.name, columns: withKey, all: true, order_by: [listed.key] };
+      }
+    }
+    review.push({ kind: "result", subject: `operation ${f.name}`, what: `write the result of ${f.name} (${f.returns?.text ?? "the manual does not say what it returns"})`, where: [place(f, f.returns?.text ?? f.description)] });
+    return null;
+  }
+  const t = op.table;
+  if (!t || !op.params[t.key]) return null;
+  const cols = fields.filter((c) => set.column(t, c) !== undefined);
+  return cols.length > 0 ? { table: t.name, columns: cols.includes(t.key) ? cols : [t.key, ...cols] } : null;
+}

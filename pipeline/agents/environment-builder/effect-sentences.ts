@@ -1,0 +1,106 @@
+import type { DraftTable, TableSet } from "./draft-tables.js";
+import { columnNamed } from "./recognise-refusal.js";
+import { isIdentifier, quoted, sameWord, words } from "./text.js";
+
+/**
+ * What a write function changes, from the sentences a manual writes about it:
+ * "…; status becomes held_compliance", "sets it to validated", "Sets the screening flag to cleared",
+ * "the storage item becomes "declared"", "…: status scheduled, value date 2026-03-03", "Returns the
+ * beneficiary with status verified", "sets closed_as to it" (in a parameter's note). A sentence about
+ * another table's row is returned as `elsewhere` (the drafter cannot say which row; a review item).
+ */
+
+export interface SetColumn {
+  column: string;
+  /** A literal, or `:param`. */
+  value: string | number;
+}
+
+export interface EffectReading {
+  sets: SetColumn[];
+  elsewhere: Array<{ phrase: string; value: string }>;
+}
+
+const STATE = /^[a-z][a-z0-9_]*$/;
+
+/** Text of the function without its quoted refusal messages. */
+function prose(text: string): string {
+  let out = text;
+  for (const q of quoted(text).reverse()) out = `${out.slice(0, q.start)} ${out.slice(q.end)}`;
+  return out;
+}
+
+function isTheRow(t: DraftTable, phrase: string): boolean {
+  const ws = words(phrase).filter((w) => !["the", "a", "an", "its", "their"].includes(w));
+  return ws.length === 0 || (ws.length <= 2 && ws.some((w) => sameWord(w, t.noun.split("_").at(-1) as string))) || ws.join(" ") === "it";
+}
+
+/** `admit` → admitted, `release` → released, `cancel` → cancelled/canceled, `deny` → denied. */
+export function participles(verb: string): string[] {
+  if (verb.endsWith("e")) return [`${verb}d`];
+  if (/[^aeiou]y$/.test(verb)) return [`${verb.slice(0, -1)}ied`];
+  const out = [`${verb}ed`];
+  if (/[^aeiou][aeiou][bdglmnprt]$/.test(verb)) out.unshift(`${verb}${verb.at(-1)}ed`);
+  return out;
+}
+
+/** Read the effects on row `t` (see the module comment); `params` are the function's parameter names. */
+export function readEffects(text: string, t: DraftTable, set: TableSet, params: readonly string[], fnName = ""): EffectReading {
+  const out: EffectReading = { sets: [], elsewhere: [] };
+  const put = (column: string, value: string | number) => {
+    if (!out.sets.some((s) => s.column === column)) out.sets.push({ column, value });
+  };
+  const state = (value: string) => {
+    set.addStatus(t, value);
+    put(set.stateColumn(t), value);
+  };
+  const body = prose(text);
+  for (const m of body.matchAll(/\b(?:(?:the )?([a-z][a-z -]{0,40}?) )?becomes "?([a-z][a-z0-9_]*)"?/gi)) {
+    const phrase = (m[1] ?? "").trim();
+    const value = m[2] as string;
+    if (!STATE.test(value)) continue;
+    if (phrase === "" || /^(?:status|its status|the status)$/i.test(phrase) || isTheRow(t, phrase)) state(value);
+    else {
+      const col = columnNamed(t, phrase);
+      if (col) put(col, value);
+      else out.elsewhere.push({ phrase, value });
+    }
+  }
+  for (const m of body.matchAll(/\bsets (?:(it)|the ([a-z][a-z -]{0,40}?)|([a-z][a-z0-9_]*)) (?:back )?to (?:status )?"?([a-z][a-z0-9_]*)"?/gi)) {
+    const value = m[4] as string;
+    if (value === "it") continue;
+    const phrase = m[2] ?? m[3] ?? "";
+    const v = params.includes(value) ? `:${value}` : value;
+    if (m[1] || /^status$/i.test(phrase) || isTheRow(t, phrase)) state(value);
+    else {
+      const col = isIdentifier(phrase) && set.column(t, phrase) ? phrase : columnNamed(t, phrase);
+      if (col) put(col, v);
+      else out.elsewhere.push({ phrase, value });
+    }
+  }
+  const colon = /:\s*status ([a-z][a-z0-9_]*)\b([^;.]*)/i.exec(body) ?? /\bwith status ([a-z][a-z0-9_]*)\b/i.exec(body);
+  if (colon) {
+    state(colon[1] as string);
+    // ": status scheduled, value date 2026-03-03": the other items of the list set their columns too.
+    for (const item of (colon[2] ?? "").split(/,\s*/)) {
+      const kv = /^\s*([a-z][a-z -]*?)\s+("?[A-Za-z0-9_.:-]+"?)\s*$/.exec(item);
+      const col = kv ? columnNamed(t, kv[1] as string) : null;
+      if (kv && col) put(col, (kv[2] as string).replace(/"/g, ""));
+    }
+  }
+  // "Returns the released payment", "the booked quote": the row ends in that (known) state.
+  for (const m of body.matchAll(/\breturns? (?:the|a) ([a-z]+ed) ([a-z]+)\b/gi)) {
+    if (t.statuses.includes(m[1] as string) && sameWord(m[2] as string, t.noun.split("_").at(-1) as string)) state(m[1] as string);
+  }
+  // "sets closed_as to it" in a parameter's note: the column takes the parameter's value.
+  for (const m of body.matchAll(/([a-z][a-z0-9_]*)\s*[—–-][^.]*?sets ([a-z][a-z0-9_]*) to it\b/gi)) {
+    if (params.includes(m[1] as string)) put(m[2] as string, `:${m[1]}`);
+  }
+  // The function's own verb, when its participle is a documented state of the row (`admit_to_ward` → admitted).
+  if (!out.sets.some((x) => x.column === set.stateColumn(t))) {
+    const verb = /^([a-z]+)_/.exec(fnName)?.[1] ?? "";
+    const hit = participles(verb).find((p) => t.statuses.includes(p));
+    if (hit) state(hit);
+  }
+  return out;
+}
