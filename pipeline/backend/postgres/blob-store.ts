@@ -1,0 +1,68 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join, relative, sep } from "node:path";
+import { sha256 } from "../../core/canonical-json.js";
+import { FoundryError } from "../../core/errors.js";
+import { SCHEMA } from "./schema.js";
+import type { Database } from "./database.js";
+
+/** A folder as stored: relative POSIX path → sha256 of its bytes. */
+export type FileSet = Record<string, string>;
+
+/** Every file under `dir` (recursively, sorted), read into memory. */
+export function readFolder(dir: string, skip: (rel: string) => boolean = () => false): Map<string, Buffer> {
+  const out = new Map<string, Buffer>();
+  const walk = (d: string) => {
+    for (const name of readdirSync(d).sort()) {
+      const p = join(d, name);
+      const rel = relative(dir, p).split(sep).join("/");
+      if (skip(rel)) continue;
+      if (statSync(p).isDirectory()) walk(p);
+      else out.set(rel, readFileSync(p));
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+/** Store files content-addressed (a blob already there is not sent again); returns the file set. */
+export async function putFiles(db: Database, files: ReadonlyMap<string, Buffer>): Promise<FileSet> {
+  const set: FileSet = {};
+  const byHash = new Map<string, Buffer>();
+  for (const [rel, bytes] of files) {
+    const h = sha256(bytes);
+    set[rel] = h;
+    byHash.set(h, bytes);
+  }
+  const hashes = [...byHash.keys()];
+  const present = new Set((await db.query<{ sha256: string }>(`SELECT sha256 FROM ${SCHEMA}.blobs WHERE sha256 = ANY($1)`, [hashes], "storing files")).map((r) => r.sha256));
+  for (const h of hashes) {
+    if (present.has(h)) continue;
+    await db.query(`INSERT INTO ${SCHEMA}.blobs (sha256, bytes) VALUES ($1, $2) ON CONFLICT (sha256) DO NOTHING`, [h, byHash.get(h)], "storing files");
+  }
+  return set;
+}
+
+/**
+ * Write a stored file set under `dir` (files already there with the right bytes are kept), each
+ * checked against its sha256. Returns `dir`.
+ */
+export async function materialize(db: Database, set: FileSet, dir: string): Promise<string> {
+  const missing = Object.entries(set).filter(([rel, h]) => {
+    const p = join(dir, rel);
+    return !existsSync(p) || sha256(readFileSync(p)) !== h;
+  });
+  if (missing.length === 0) return dir;
+  const hashes = [...new Set(missing.map(([, h]) => h))];
+  const rows = await db.query<{ sha256: string; bytes: Buffer }>(`SELECT sha256, bytes FROM ${SCHEMA}.blobs WHERE sha256 = ANY($1)`, [hashes], "reading stored files");
+  const blobs = new Map(rows.map((r) => [r.sha256, r.bytes]));
+  for (const [rel, h] of missing) {
+    const bytes = blobs.get(h);
+    if (!bytes || sha256(bytes) !== h) throw new FoundryError("DATABASE_BLOB_MISSING", `the stored file ${rel} (sha256 ${h}) is missing or damaged in the database`, { file: rel }, h);
+    const p = join(dir, rel);
+    mkdirSync(dirname(p), { recursive: true });
+    const tmp = `${p}.tmp-${process.pid}`;
+    writeFileSync(tmp, bytes);
+    renameSync(tmp, p);
+  }
+  return dir;
+}
