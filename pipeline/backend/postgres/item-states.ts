@@ -30,7 +30,7 @@ export async function itemProgress(db: Database, queue: string, jobIds: readonly
   const out: ItemProgress = { waiting: 0, leased: {}, failed: [] };
   for (const r of rows) {
     if (r.state === "created" || r.state === "retry") out.waiting++;
-    else if (r.state === "active") out.leased[r.worker ?? "?"] = (out.leased[r.worker ?? "?"] ?? 0) + 1;
+    else if (r.state === "active") out.leased[r.worker ?? "(starting)"] = (out.leased[r.worker ?? "(starting)"] ?? 0) + 1;
     else if (r.state === "failed") out.failed.push({ key: r.key, item: r.item, message: r.message ?? "failed" });
   }
   return out;

@@ -12,6 +12,8 @@ import { registerScore } from "./score.js";
 import { registerCompare } from "./compare.js";
 import { registerShow } from "./show.js";
 import { registerReview } from "./review.js";
+import { registerWorker } from "./worker.js";
+import { registerQueue } from "./queue.js";
 
 /** Every command of `synth`, in the order `--help` lists them. */
-export const COMMANDS: ReadonlyArray<(program: Command) => void> = [registerCheckSources, registerSop, registerBuild, registerSchema, registerDemo, registerRelease, registerAudit, registerDiff, registerEvaluate, registerScore, registerCompare, registerShow, registerReview];
+export const COMMANDS: ReadonlyArray<(program: Command) => void> = [registerCheckSources, registerSop, registerBuild, registerSchema, registerDemo, registerRelease, registerAudit, registerDiff, registerEvaluate, registerScore, registerCompare, registerShow, registerReview, registerWorker, registerQueue];
