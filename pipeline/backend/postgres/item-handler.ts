@@ -25,7 +25,8 @@ export interface ItemHandler<L = unknown> {
   kind: ItemKind;
   /** The `work` row kind its items belong to. */
   workKind: string;
-  load(spec: unknown, w: WorkerContext): Promise<L>;
+  /** `parent`: the work's key. */
+  load(spec: unknown, w: WorkerContext, parent: string): Promise<L>;
   run(loaded: L, item: string, w: WorkerContext): Promise<{ value: string; attachment: string | null }>;
   close(loaded: L): void;
 }

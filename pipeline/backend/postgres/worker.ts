@@ -90,7 +90,7 @@ export async function runWorker(opts: WorkerOptions): Promise<WorkerOutcome> {
         }
         log(`took ${kind} ${item.data.item}${item.retryCount > 0 ? ` (retry ${item.retryCount})` : ""}`);
         if (!loaded.has(item.data.parent)) {
-          const p = getWork(db, item.data.parent).then((work) => handler.load(work.spec, w));
+          const p = getWork(db, item.data.parent).then((work) => handler.load(work.spec, w, item.data.parent));
           p.catch(() => loaded.delete(item.data.parent));
           const entry = { p, close: () => void p.then((l) => handler.close(l)).catch(() => undefined) };
           loaded.set(item.data.parent, entry);
