@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { setMaxListeners } from "node:events";
 import { mkdirSync, rmSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
@@ -52,6 +53,8 @@ const sleep = (ms: number, signal?: AbortSignal) =>
  * lease expires and another worker takes it.
  */
 export async function runWorker(opts: WorkerOptions): Promise<WorkerOutcome> {
+  // One abort listener per LangGraph Send branch and model call: a wide fan-out is expected, not a leak.
+  setMaxListeners(256);
   const log = opts.log ?? (() => undefined);
   const db = await Database.open(opts.config.database_url, "starting the worker");
   const id = `${hostname()}-${process.pid}-${randomBytes(2).toString("hex")}`;
