@@ -42,7 +42,7 @@ describe("bad database settings are reported before any work", () => {
     expect(tcp.code).toBe(1);
     expect(tcp.stderr).toContain("[DATABASE_UNREACHABLE] starting the worker: cannot reach the database at postgres://foundry:***@127.0.0.1:1/foundry (ECONNREFUSED");
     expect(tcp.stderr).not.toContain(SECRET);
-  });
+  }, 240_000);
 
   it("the postgres backend without a URL, or an unknown backend, is a usage error (exit 2)", () => {
     const none = runCli(["build", "--backend", "postgres", "--domains", "fx-treasury", "--generated", join(dir, "gen")], { env: { FOUNDRY_DATABASE_URL: "" } });
@@ -54,7 +54,7 @@ describe("bad database settings are reported before any work", () => {
     const notUrl = runCli(["queue", "status", "--database-url", `mysql://root:${SECRET}@h/db`]);
     expect(notUrl.code).toBe(2);
     expect(notUrl.stderr).toContain("--database-url must be a postgres:// or postgresql:// URL (postgres://user:password@host:port/database), got mysql://root:***@h/db");
-  });
+  }, 240_000);
 
   pgTest("a wrong password, a missing database and a missing schema are named, without the password", () => {
     const c = cluster as PgCluster;
@@ -71,5 +71,5 @@ describe("bad database settings are reported before any work", () => {
     expect(schema.stderr).toContain("[DATABASE_SCHEMA_MISSING] the database at postgresql://foundry:***@/foundry?host=");
     expect(schema.stderr).toContain("has no foundry schema (foundry.*, pgboss.*): nothing was ever enqueued there");
     expect(schema.stderr + wrong.stderr + missing.stderr).not.toContain("foundry-test-secret");
-  });
+  }, 240_000);
 });

@@ -52,11 +52,11 @@ describe("synth evaluate --backend postgres", () => {
         // Kill worker 1 while it holds an item (an attempt of it is open), not between items.
         const victim = workers[1]?.child.pid as number;
         let held = "";
-        await until("worker 1 to hold an item", async () => {
+        await until(`worker 1 to hold an item; coordinator so far:\n${coordinator.output()}`, async () => {
           const r = await db.query("SELECT a.item_key FROM foundry.attempts a JOIN foundry.workers w ON w.id = a.worker WHERE w.pid = $1 AND a.ended_at IS NULL", [victim]).catch(() => ({ rows: [] }));
           held = (r.rows[0] as { item_key?: string } | undefined)?.item_key ?? "";
           return held !== "";
-        }, 120_000);
+        }, 300_000);
         workers[1]?.child.kill("SIGKILL");
         expect(await coordinator.exited, coordinator.output()).toBe(0);
         expect(coordinator.output()).toMatch(/20\/20 done/);
@@ -83,6 +83,6 @@ describe("synth evaluate --backend postgres", () => {
       expect(s.workers.find((w) => w.pid === workers[1]?.child.pid)?.lost).toBe(1);
       expect(s.workers.filter((w) => w.pid !== workers[1]?.child.pid).map((w) => w.state)).toEqual(["stopped", "stopped"]);
     },
-    400_000,
+    600_000,
   );
 });

@@ -35,9 +35,10 @@ export async function putFiles(db: Database, files: ReadonlyMap<string, Buffer>)
   }
   const hashes = [...byHash.keys()];
   const present = new Set((await db.query<{ sha256: string }>(`SELECT sha256 FROM ${SCHEMA}.blobs WHERE sha256 = ANY($1)`, [hashes], "storing files")).map((r) => r.sha256));
-  for (const h of hashes) {
-    if (present.has(h)) continue;
-    await db.query(`INSERT INTO ${SCHEMA}.blobs (sha256, bytes) VALUES ($1, $2) ON CONFLICT (sha256) DO NOTHING`, [h, byHash.get(h)], "storing files");
+  const missing = hashes.filter((h) => !present.has(h));
+  for (let i = 0; i < missing.length; i += 100) {
+    const batch = missing.slice(i, i + 100);
+    await db.query(`INSERT INTO ${SCHEMA}.blobs (sha256, bytes) SELECT * FROM unnest($1::text[], $2::bytea[]) ON CONFLICT (sha256) DO NOTHING`, [batch, batch.map((h) => byHash.get(h))], "storing files");
   }
   return set;
 }
