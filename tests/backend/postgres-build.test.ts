@@ -32,7 +32,7 @@ describe("synth build --backend postgres", () => {
   afterAll(() => {
     cluster?.destroy();
     rmSync(dir, { recursive: true, force: true });
-  });
+  }, 60_000);
 
   pgTest(
     "two workers build generated/<domain>/ and sop/<domain>/ byte-identical to the embedded build, also across a coordinator killed and resumed",

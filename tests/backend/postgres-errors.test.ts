@@ -28,7 +28,7 @@ describe("bad database settings are reported before any work", () => {
   afterAll(() => {
     cluster?.destroy();
     rmSync(dir, { recursive: true, force: true });
-  });
+  }, 60_000);
 
   it("an unreachable database: exit 1, DATABASE_UNREACHABLE with the URL without its password, no output written", () => {
     const url = `postgresql://foundry:${SECRET}@/foundry?host=${encodeURIComponent(join(dir, "no-server"))}`;

@@ -36,7 +36,7 @@ describe("synth evaluate --backend postgres", () => {
     cluster?.destroy();
     await server?.close();
     rmSync(dir, { recursive: true, force: true });
-  });
+  }, 60_000);
 
   pgTest(
     "three workers, one SIGKILLed mid-item: results.jsonl, summary.json, report.html and every trace are byte-identical to the embedded run",

@@ -14,7 +14,7 @@ describe("the postgres backend across a database restart", () => {
   beforeAll(async () => {
     if (PG_BIN || process.env.CI === "true") cluster = await startPostgres();
   }, 60_000);
-  afterAll(() => cluster?.destroy());
+  afterAll(() => cluster?.destroy(), 60_000);
 
   pgTest(
     "queries, the job queue and results go on after the server restarts; a server gone too long is a clear DATABASE_LOST",
