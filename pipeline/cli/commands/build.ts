@@ -6,7 +6,7 @@ import { Progress } from "../../build/progress.js";
 import { dropCause } from "../../build/drop-cause.js";
 import { modelFailureSummary } from "../../llm/failure-reason.js";
 import { parseDomainList } from "../../core/domain-id.js";
-import { openBackend, type Backend } from "../../backend/open-backend.js";
+import type { Backend } from "../../backend/open-backend.js";
 import { backendFlags, withBackendOptions, type BackendFlags } from "../backend-options.js";
 
 interface BuildFlags extends BackendFlags {
@@ -133,6 +133,7 @@ export function registerBuild(program: Command): void {
     )
     .action(async (o: BuildFlags) => {
       const config = resolveConfig({ flags: flagsToConfig(o) });
+      const { openBackend } = await import("../../backend/open-backend.js");
       const backend = await openBackend(config);
       const outcome = await runBuild({ backend: backend.build, config, domains: o.domains !== undefined ? parseDomainList(o.domains, "--domains") : undefined, paths: { sources: o.sources, sop: o.sop, generated: o.generated }, progress: Progress.auto(Boolean(o.json)), review: Boolean(o.review) }).finally(() => backend.close());
       printOutcome(outcome, Boolean(o.json));
@@ -158,7 +159,7 @@ export function registerBuild(program: Command): void {
       // database_url is where the run's database is now, not a setting of the run.
       delete (given as Record<string, unknown>).database_url;
       let backend: Backend | null = null;
-      const backendFor = async (c: typeof config) => (backend = await openBackend(c)).build;
+      const backendFor = async (c: typeof config) => (backend = await (await import("../../backend/open-backend.js")).openBackend(c)).build;
       const outcome = await resumeBuild({ config, given, run, generated: o.generated, progress: Progress.auto(Boolean(o.json)), approve: Boolean(o.approve), backendFor }).finally(() => (backend as Backend | null)?.close());
       printOutcome(outcome, Boolean(o.json));
     });

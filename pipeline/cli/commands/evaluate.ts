@@ -5,7 +5,6 @@ import { FoundryError, quote } from "../../core/errors.js";
 import { DEFAULT_WALL_TIME_MS, evaluate } from "../../evaluate/evaluate.js";
 import { choiceOption, conditionsOption, listOption, wholeOption } from "../../evaluate/settings.js";
 import type { EvaluationResult, Rate } from "../../schemas/evaluation-result.js";
-import { openBackend } from "../../backend/open-backend.js";
 import { backendFlags, withBackendOptions, type BackendFlags } from "../backend-options.js";
 
 interface EvaluateFlags extends BackendFlags {
@@ -116,6 +115,8 @@ Examples:
         seed: wholeOption("--seed", f.seed, 0, 0),
       };
       const progress = !f.json && process.stderr.isTTY;
+      // Loaded on use: the postgres driver and queue stay out of every other command's start-up.
+      const { openBackend } = await import("../../backend/open-backend.js");
       const backend = await openBackend(config);
       const r = await evaluate({
         episodes: backend.episodes,

@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import Table from "cli-table3";
 import { resolveConfig } from "../../core/config.js";
-import { queueStatus, retryFailed, type QueueStatus } from "../../backend/postgres/queue-status.js";
+import type { QueueStatus } from "../../backend/postgres/queue-status.js";
 import { backendFlags, withBackendOptions, type BackendFlags } from "../backend-options.js";
 
 /** The status as a person reads it. */
@@ -23,6 +23,7 @@ export function registerQueue(program: Command): void {
     .option("--json", "print the status as JSON")
     .addHelpText("after", "\nQueues are named after the code fingerprint of the synth that enqueued them; a worker serves only its own.\nExit codes: 0 shown, 1 the database cannot be read or holds no foundry schema, 2 usage.")
     .action(async (o: BackendFlags & { json?: boolean }) => {
+      const { queueStatus } = await import("../../backend/postgres/queue-status.js");
       const s = await queueStatus(resolveConfig({ flags: backendFlags(o) }).database_url);
       process.stdout.write(o.json ? `${JSON.stringify(s, null, 2)}\n` : renderQueueStatus(s));
     });
@@ -30,6 +31,7 @@ export function registerQueue(program: Command): void {
     .description("Put every failed item (retries spent) back in its queue for one more attempt; rerun the evaluation or `synth resume` the build to wait for them.")
     .option("--json", "print the counts as JSON")
     .action(async (o: BackendFlags & { json?: boolean }) => {
+      const { retryFailed } = await import("../../backend/postgres/queue-status.js");
       const r = await retryFailed(resolveConfig({ flags: backendFlags(o) }).database_url);
       const total = Object.values(r).reduce((a, b) => a + b, 0);
       process.stdout.write(o.json ? `${JSON.stringify({ retried: r, total })}\n` : `${total} failed item(s) back in the queue${total ? `: ${Object.entries(r).map(([q, n]) => `${q} ${n}`).join(", ")}` : ""}\n`);

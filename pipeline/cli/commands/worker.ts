@@ -1,7 +1,6 @@
 import type { Command } from "commander";
 import { resolveConfig } from "../../core/config.js";
 import { FoundryError, quote } from "../../core/errors.js";
-import { runWorker } from "../../backend/postgres/worker.js";
 import { wholeOption } from "../../evaluate/settings.js";
 import { backendFlags, withBackendOptions, type BackendFlags } from "../backend-options.js";
 
@@ -40,6 +39,7 @@ Examples:
       process.once("SIGINT", onSignal);
       process.once("SIGTERM", onSignal);
       try {
+        const { runWorker } = await import("../../backend/postgres/worker.js");
         const r = await runWorker({ config: { ...config, backend: "postgres" }, follow: Boolean(o.follow), concurrency, signal: stop.signal, log: (l) => process.stderr.write(`${l}\n`) });
         if (o.json) process.stdout.write(`${JSON.stringify(r)}\n`);
         else process.stdout.write(`worker ${r.worker}: ${r.done} item(s) done, ${r.failed} failed${r.duplicates ? `, ${r.duplicates} duplicate(s) dropped` : ""}\n`);
