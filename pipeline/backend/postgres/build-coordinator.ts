@@ -55,6 +55,8 @@ function slotRunner(pg: PostgresBackend, config: FoundryConfig): SlotRunner {
         }
       })().catch(() => undefined);
     }, 1000);
+    // Progress only: never what keeps the process alive after a failed build.
+    w.timer.unref();
   };
   return {
     async run(state) {

@@ -27,6 +27,9 @@ export function postgresEpisodes(backend: PostgresBackend): EpisodeRunner {
     kind: "postgres",
     async runAll(batch) {
       const { db, queue, code } = backend;
+      if (backend.bounds.leaseSeconds * 1000 <= batch.settings.wall_time_ms) {
+        backend.log(`warning: lease_seconds (${backend.bounds.leaseSeconds} s) is not above --wall-time-ms (${batch.settings.wall_time_ms} ms): an episode still running when its lease expires is run again elsewhere (its result is still written once)`);
+      }
       const claim = await claimOutput(db, batch.out, `synth evaluate --agent ${batch.settings.agent}`);
       try {
         const release = await putFiles(db, readFolder(batch.release.dir));

@@ -38,10 +38,16 @@ export interface WorkerOutcome {
   duplicates: number;
 }
 
+/** Wait `ms`, or less when `signal` aborts (its listener removed either way, so idle polling never piles listeners up). */
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {
-    const t = setTimeout(resolve, ms);
-    signal?.addEventListener("abort", () => (clearTimeout(t), resolve()), { once: true });
+    const done = () => {
+      clearTimeout(t);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    };
+    const t = setTimeout(done, ms);
+    signal?.addEventListener("abort", done, { once: true });
   });
 
 /**

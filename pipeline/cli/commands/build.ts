@@ -149,7 +149,7 @@ export function registerBuild(program: Command): void {
     .option("--json", "machine-readable progress events and result on stdout")
     .addHelpText(
       "after",
-      "\nA run continues with the configuration it was started with (models per role, base URL, seed,\ntemperature…, stored in generated/runs/index.json). A setting given now, by flag or environment\n(FOUNDRY_MODEL, FOUNDRY_SEED, …), that differs from it is refused (RESUME_SETTINGS_CONFLICT, exit 1).",
+      "\nA run continues with the configuration it was started with (models per role, base URL, seed,\ntemperature…, stored in generated/runs/index.json). A setting given now, by flag or environment\n(FOUNDRY_MODEL, FOUNDRY_SEED, …), that differs from it is refused (RESUME_SETTINGS_CONFLICT, exit 1).\nA run started with --backend postgres resumes from its checkpoints in the database: give\n--backend postgres and --database-url (or FOUNDRY_DATABASE_URL) again; the URL is never stored.",
     )
     .action(async (run: string | undefined, o: { generated: string; json?: boolean; approve?: boolean } & Pick<BuildFlags, "seed" | "model" | "modelFor" | "backend" | "databaseUrl">) => {
       const flags = flagsToConfig(o);
