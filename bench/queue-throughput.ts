@@ -100,7 +100,7 @@ try {
       "<!-- queue:start -->",
       "## Postgres backend: evaluation throughput and queue overhead (`bench/queue-throughput.ts`)",
       "",
-      `\`synth evaluate sample@${VERSION} --agent openai:golden --domains customs-clearance --conditions E0,E1 --backend postgres\`: a model agent over real HTTP (the golden-trace model, ${LATENCY_MS} ms per call), worked by N \`synth worker\` processes (one item at a time each) on a throwaway PostgreSQL 15 (Unix socket, fsync off). Seconds: first item taken to last result written. Ideal: N × one episode per (model calls per episode × ${LATENCY_MS} ms). ${os.cpus().length} cores, ${os.cpus()[0]?.model ?? "unknown CPU"}, shared with other work while measured.`,
+      `\`synth evaluate sample@${VERSION} --agent openai:golden --domains customs-clearance --conditions E0,E1 --backend postgres\`: a model agent over real HTTP (the golden-trace model, ${LATENCY_MS} ms per call), worked by N \`synth worker\` processes (one item at a time each) on a throwaway PostgreSQL 15 (Unix socket, fsync off). Seconds: first item taken to last result written. Ideal: N × one episode per (model calls per episode × ${LATENCY_MS} ms). Each worker loads and verifies the release on its first item, inside the window. ${os.cpus().length} cores, ${os.cpus()[0]?.model ?? "unknown CPU"}, shared with other work while measured (load average ${os.loadavg()[0]?.toFixed(1)} at the end).`,
       "",
       "| workers | episodes | model calls | seconds | episodes/s | ideal/s | of ideal |",
       "|---|---|---|---|---|---|---|",

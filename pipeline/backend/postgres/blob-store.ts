@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import { sha256 } from "../../core/canonical-json.js";
 import { FoundryError } from "../../core/errors.js";
@@ -43,27 +44,43 @@ export async function putFiles(db: Database, files: ReadonlyMap<string, Buffer>)
   return set;
 }
 
+/** Whether `dir` holds every file of `set` with its bytes. */
+function complete(set: FileSet, dir: string): boolean {
+  return Object.entries(set).every(([rel, h]) => {
+    const p = join(dir, rel);
+    return existsSync(p) && sha256(readFileSync(p)) === h;
+  });
+}
+
 /**
- * Write a stored file set under `dir` (files already there with the right bytes are kept), each
- * checked against its sha256. Returns `dir`.
+ * Write a stored file set as folder `dir`, each file checked against its sha256. The folder is
+ * built apart and renamed into place whole, so workers sharing a cache folder never see one half
+ * written (a folder already complete is used as it is). Returns `dir`.
  */
 export async function materialize(db: Database, set: FileSet, dir: string): Promise<string> {
-  const missing = Object.entries(set).filter(([rel, h]) => {
-    const p = join(dir, rel);
-    return !existsSync(p) || sha256(readFileSync(p)) !== h;
-  });
-  if (missing.length === 0) return dir;
-  const hashes = [...new Set(missing.map(([, h]) => h))];
+  if (existsSync(dir) && complete(set, dir)) return dir;
+  const hashes = [...new Set(Object.values(set))];
   const rows = await db.query<{ sha256: string; bytes: Buffer }>(`SELECT sha256, bytes FROM ${SCHEMA}.blobs WHERE sha256 = ANY($1)`, [hashes], "reading stored files");
   const blobs = new Map(rows.map((r) => [r.sha256, r.bytes]));
-  for (const [rel, h] of missing) {
-    const bytes = blobs.get(h);
-    if (!bytes || sha256(bytes) !== h) throw new FoundryError("DATABASE_BLOB_MISSING", `the stored file ${rel} (sha256 ${h}) is missing or damaged in the database`, { file: rel }, h);
-    const p = join(dir, rel);
-    mkdirSync(dirname(p), { recursive: true });
-    const tmp = `${p}.tmp-${process.pid}`;
-    writeFileSync(tmp, bytes);
-    renameSync(tmp, p);
+  const staging = `${dir}.partial-${process.pid}-${randomBytes(3).toString("hex")}`;
+  try {
+    for (const [rel, h] of Object.entries(set)) {
+      const bytes = blobs.get(h);
+      if (!bytes || sha256(bytes) !== h) throw new FoundryError("DATABASE_BLOB_MISSING", `the stored file ${rel} (sha256 ${h}) is missing or damaged in the database`, { file: rel }, h);
+      const p = join(staging, rel);
+      mkdirSync(dirname(p), { recursive: true });
+      writeFileSync(p, bytes);
+    }
+    mkdirSync(dirname(dir), { recursive: true });
+    // A damaged or partial folder left by an older run is replaced; a complete one another worker just renamed is kept.
+    if (existsSync(dir) && !complete(set, dir)) rmSync(dir, { recursive: true, force: true });
+    try {
+      renameSync(staging, dir);
+    } catch (e) {
+      if (!existsSync(dir) || !complete(set, dir)) throw e;
+    }
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
   }
   return dir;
 }
