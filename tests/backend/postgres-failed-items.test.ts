@@ -11,6 +11,8 @@ import { itemKey } from "../../pipeline/backend/postgres/work-spec.js";
 import { runWorker } from "../../pipeline/backend/postgres/worker.js";
 import { waitForItems } from "../../pipeline/backend/postgres/wait-items.js";
 import { queueStatus, retryFailed } from "../../pipeline/backend/postgres/queue-status.js";
+import { Database } from "../../pipeline/backend/postgres/database.js";
+import { claimOutput } from "../../pipeline/backend/postgres/output-claim.js";
 
 // An item that cannot run (its evaluation's record is missing) fails each attempt; with its retries
 // spent it is failed for good, the waiting coordinator stops naming it and its error, the status
@@ -60,5 +62,28 @@ describe("items that fail for good", () => {
       }
     },
     120_000,
+  );
+
+  pgTest(
+    "two evaluations writing one output folder never interleave: the second is refused (OUTPUT_BUSY) naming the first, until it ends",
+    async () => {
+      const a = await Database.open(cluster.url, "first");
+      const b = await Database.open(cluster.url, "second");
+      const out = join(dir, "same-out");
+      try {
+        const first = await claimOutput(a, out, "synth evaluate --agent oracle");
+        const err = await claimOutput(b, out, "synth evaluate --agent noop").then(() => null, (e: unknown) => e);
+        expect(FoundryError.is(err) && err.code).toBe("OUTPUT_BUSY");
+        expect((err as Error).message).toMatch(new RegExp(`^synth evaluate --agent oracle \\(pid ${process.pid} on \\S+\\) is writing ${out.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} now; wait for it to end, or choose another output folder$`));
+        // Another folder is free meanwhile; the same folder is free once the first ends.
+        await (await claimOutput(b, join(dir, "other-out"), "synth evaluate --agent noop")).release();
+        await first.release();
+        await (await claimOutput(b, out, "synth evaluate --agent noop")).release();
+      } finally {
+        await a.close();
+        await b.close();
+      }
+    },
+    60_000,
   );
 });
