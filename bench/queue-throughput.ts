@@ -6,7 +6,7 @@
 // item (take it, record the attempt, look for an earlier result, write the result once, complete
 // it), timed on no-op items. Run: `node --import tsx bench/queue-throughput.ts` (`--write` updates
 // the section of BENCHMARKS.md).
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -31,7 +31,13 @@ const VERSION = latestVersion(RELEASES, "sample") as string;
 const LATENCY_MS = 100;
 const WORKERS = [1, 2, 4];
 const NOOP_ITEMS = 200;
-const ARGS = ["evaluate", `sample@${VERSION}`, "--agent", "openai:golden", "--domains", "customs-clearance", "--conditions", "E0,E1", "--releases", RELEASES];
+const ARGS = ["evaluate", `sample@${VERSION}`, "--agent", "openai:golden", "--domains", "customs-clearance", "--conditions", "E0,E1,E2,E3", "--releases", RELEASES];
+
+/** Every file of a folder with its bytes, as one string (for comparing outputs). */
+function folderBytes(d: string): string {
+  const walk = (x: string): string[] => readdirSync(x).sort().flatMap((n) => (statSync(join(x, n)).isDirectory() ? walk(join(x, n)) : [`${join(x, n).slice(d.length)}\0${readFileSync(join(x, n)).toString("base64")}`]));
+  return walk(d).join("\n");
+}
 
 function synth(args: string[], env: NodeJS.ProcessEnv): { exited: Promise<number>; kill(): void } {
   const child = spawn(process.execPath, [join(ROOT, "bin", "synth.js"), ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "inherit"] });
@@ -42,7 +48,7 @@ const dir = mkdtempSync(join(tmpdir(), "foundry-bench-queue-"));
 const cluster = await startPostgres();
 const release = loadEvalRelease(join(RELEASES, "sample", VERSION));
 const server = await GoldenModelServer.start(release.tasks.map((t) => ({ opening: t.task.scenario.opening_request, golden: t.golden })), LATENCY_MS);
-const rows: Array<{ workers: number; episodes: number; calls: number; seconds: number; perS: number; ideal: number }> = [];
+const rows: Array<{ workers: number; episodes: number; calls: number; seconds: number; perS: number; warmPerS: number; ideal: number }> = [];
 try {
   const admin = new pg.Client({ connectionString: cluster.url });
   await admin.connect();
@@ -61,12 +67,20 @@ try {
     await c.connect();
     // From the first item taken to the last result written: the queue's working time, without start-up and export.
     const t = (await c.query(`SELECT extract(epoch FROM max(r.created_at) - min(a.started_at))::float AS s, count(DISTINCT r.key)::int AS n FROM ${SCHEMA}.results r, ${SCHEMA}.attempts a`)).rows[0] as { s: number; n: number };
+    // Once every worker has finished its first item (the release loaded and verified in each), to the last result.
+    const warm = (await c.query(
+      `WITH w AS (SELECT max(first) AS t0 FROM (SELECT min(ended_at) AS first FROM ${SCHEMA}.attempts GROUP BY worker) f)
+       SELECT extract(epoch FROM max(r.created_at) - (SELECT t0 FROM w))::float AS s, count(*) FILTER (WHERE r.created_at > (SELECT t0 FROM w))::int AS n FROM ${SCHEMA}.results r`,
+    )).rows[0] as { s: number; n: number };
     await c.end();
     const calls = server.calls - callsBefore;
     const episodeModelS = (calls / t.n) * (LATENCY_MS / 1000);
-    rows.push({ workers: n, episodes: t.n, calls, seconds: t.s, perS: t.n / t.s, ideal: n / episodeModelS });
+    rows.push({ workers: n, episodes: t.n, calls, seconds: t.s, perS: t.n / t.s, warmPerS: warm.n / warm.s, ideal: n / episodeModelS });
   }
   await admin.end();
+  // One worker or many: the same bytes.
+  const same = WORKERS.every((n) => folderBytes(join(dir, `out-${n}`)) === folderBytes(join(dir, `out-${WORKERS[0]}`)));
+  if (!same) throw new Error("the outputs of 1, 2 and 4 workers differ");
 
   // The queue's overhead per item, on no-op items.
   const db = await Database.open(cluster.url, "bench");
@@ -91,8 +105,8 @@ try {
   const enqueueMs = (t1 - t0) / NOOP_ITEMS;
   const workMs = (t2 - t1) / NOOP_ITEMS;
 
-  const table = new Table({ head: ["workers", "episodes", "model calls", "seconds", "episodes/s", "ideal/s", "of ideal"] });
-  for (const r of rows) table.push([r.workers, r.episodes, r.calls, r.seconds.toFixed(1), r.perS.toFixed(2), r.ideal.toFixed(2), `${((100 * r.perS) / r.ideal).toFixed(0)}%`]);
+  const table = new Table({ head: ["workers", "episodes", "model calls", "seconds", "episodes/s", "warm episodes/s", "ideal/s", "of ideal (warm)"] });
+  for (const r of rows) table.push([r.workers, r.episodes, r.calls, r.seconds.toFixed(1), r.perS.toFixed(2), r.warmPerS.toFixed(2), r.ideal.toFixed(2), `${((100 * r.perS) / r.ideal).toFixed(0)}% (${((100 * r.warmPerS) / r.ideal).toFixed(0)}%)`]);
   console.log(table.toString());
   console.log(`queue overhead per item: enqueue ${enqueueMs.toFixed(2)} ms, take + attempt + result + complete ${workMs.toFixed(2)} ms (${NOOP_ITEMS} no-op items, one process)`);
   if (process.argv.includes("--write")) {
@@ -102,9 +116,11 @@ try {
       "",
       `\`synth evaluate sample@${VERSION} --agent openai:golden --domains customs-clearance --conditions E0,E1 --backend postgres\`: a model agent over real HTTP (the golden-trace model, ${LATENCY_MS} ms per call), worked by N \`synth worker\` processes (one item at a time each) on a throwaway PostgreSQL 15 (Unix socket, fsync off). Seconds: first item taken to last result written. Ideal: N × one episode per (model calls per episode × ${LATENCY_MS} ms). Each worker loads and verifies the release on its first item, inside the window. ${os.cpus().length} cores, ${os.cpus()[0]?.model ?? "unknown CPU"}, shared with other work while measured (load average ${os.loadavg()[0]?.toFixed(1)} at the end).`,
       "",
-      "| workers | episodes | model calls | seconds | episodes/s | ideal/s | of ideal |",
-      "|---|---|---|---|---|---|---|",
-      ...rows.map((r) => `| ${r.workers} | ${r.episodes} | ${r.calls} | ${r.seconds.toFixed(1)} | ${r.perS.toFixed(2)} | ${r.ideal.toFixed(2)} | ${((100 * r.perS) / r.ideal).toFixed(0)}% |`),
+      "| workers | episodes | model calls | seconds | episodes/s | warm episodes/s | ideal/s | of ideal (warm) |",
+      "|---|---|---|---|---|---|---|---|",
+      ...rows.map((r) => `| ${r.workers} | ${r.episodes} | ${r.calls} | ${r.seconds.toFixed(1)} | ${r.perS.toFixed(2)} | ${r.warmPerS.toFixed(2)} | ${r.ideal.toFixed(2)} | ${((100 * r.perS) / r.ideal).toFixed(0)}% (${((100 * r.warmPerS) / r.ideal).toFixed(0)}%) |`),
+      "",
+      "Warm: from the moment every worker has finished its first item to the last result. The outputs (results.jsonl, summary.json, report.html, traces) of 1, 2 and 4 workers are byte-identical (the script fails otherwise).",
       "",
       `Queue overhead per item (${NOOP_ITEMS} no-op items, one process): enqueue ${enqueueMs.toFixed(2)} ms; take, record the attempt, look for an earlier result, write the result once and complete ${workMs.toFixed(2)} ms.`,
       "<!-- queue:end -->",
