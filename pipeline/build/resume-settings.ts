@@ -5,7 +5,8 @@ import { FoundryError } from "../core/errors.js";
 /** Every setting a run depends on, flattened (`model`, `models.solver`, `seed`, `temperature`, …). */
 function flatten(config: FoundryConfig): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(config)) if (k !== "models" && k !== "model") out[k] = v;
+  // Where the database is (and its password) may change between a build and its resume; what it computes may not.
+  for (const [k, v] of Object.entries(config)) if (k !== "models" && k !== "model" && k !== "database_url") out[k] = v;
   for (const role of AGENT_ROLES) out[`models.${role}`] = modelFor(config, role);
   return out;
 }

@@ -2,14 +2,12 @@ import { randomBytes } from "node:crypto";
 import { setMaxListeners } from "node:events";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { Command } from "@langchain/langgraph";
 import { FoundryError } from "../core/errors.js";
 import type { FoundryConfig } from "../core/config.js";
 import { listDomainDirs } from "../sources/domain-dirs.js";
 import { createLlmRuntime } from "../llm/llm-runtime.js";
 import type { ModelFactory } from "../llm/model-registry.js";
-import { compileBuildGraph } from "../graph/build-graph.js";
 import type { BuildStateType } from "../graph/state.js";
 import { chooseStrategies } from "./strategies.js";
 import { StageCache } from "./stage-cache.js";
@@ -20,6 +18,7 @@ import { acquireBuildLock } from "./build-lock.js";
 import { resumeConfig } from "./resume-settings.js";
 import { buildFingerprint, stageFingerprint } from "./stage-code.js";
 import { AGENT_ROLES } from "../core/config.js";
+import { embeddedBuild, type BuildBackend } from "./build-backend.js";
 
 export interface BuildOptions {
   config: FoundryConfig;
@@ -33,6 +32,8 @@ export interface BuildOptions {
   modelFactory?: ModelFactory;
   /** Pause after SOP extraction and after the environment build for a person's review. */
   review?: boolean;
+  /** Checkpoints and per-slot work: embedded (default) or the postgres backend. */
+  backend?: BuildBackend;
 }
 
 export interface DomainOutcome {
@@ -84,9 +85,10 @@ function killSwitch(env: NodeJS.ProcessEnv): ((n: string) => void) | undefined {
   };
 }
 
-function makeServices(config: FoundryConfig, paths: RunEntry["paths"], progress: Progress, onNode: ((n: string) => void) | undefined, modelFactory?: ModelFactory): BuildServices & { close(): void } {
+/** The services of a build's graph (also of a postgres worker's slot graph). */
+export function makeServices(config: FoundryConfig, paths: RunEntry["paths"], progress: Progress, onNode: ((n: string) => void) | undefined, modelFactory?: ModelFactory, backend: Pick<BuildBackend, "responseCache"> = {}): BuildServices & { close(): void } {
   const anyModel = config.model !== "deterministic" || Object.values(config.models).some((m) => m !== "deterministic");
-  const runtime = anyModel ? createLlmRuntime({ ...config, cache_dir: paths.cache }, modelFactory ? { modelFactory } : {}) : null;
+  const runtime = anyModel ? createLlmRuntime({ ...config, cache_dir: paths.cache }, { ...(modelFactory ? { modelFactory } : {}), ...(backend.responseCache ? { cache: backend.responseCache } : {}) }) : null;
   const s = chooseStrategies(config, runtime);
   return {
     designer: s.designer,
@@ -110,9 +112,8 @@ function makeServices(config: FoundryConfig, paths: RunEntry["paths"], progress:
 }
 
 /** Run one domain thread to its end or to a review pause (a fresh start, or a continuation). */
-async function runThread(entry: RunEntry, domain: string, svc: BuildServices, fresh: boolean, approve: boolean): Promise<DomainOutcome> {
-  const checkpointer = SqliteSaver.fromConnString(join(entry.paths.generated, "runs", "checkpoints.sqlite"));
-  const app = compileBuildGraph(checkpointer);
+async function runThread(entry: RunEntry, domain: string, svc: BuildServices, fresh: boolean, approve: boolean, backend: BuildBackend): Promise<DomainOutcome> {
+  const app = backend.compile(await backend.checkpointer(entry));
   // LangGraph types `context` by the graph's context schema; the services object is passed as is.
   const config = { configurable: { thread_id: `${entry.run}/${domain}` }, context: svc as unknown as Record<string, unknown>, durability: "sync" as const, recursionLimit: 200 };
   const snapshot = await app.getState(config);
@@ -141,14 +142,16 @@ export async function runBuild(opts: BuildOptions): Promise<BuildOutcome> {
   const domains = opts.domains && opts.domains.length > 0 ? opts.domains : listDomainDirs(paths.sources).map((d) => d.split(/[/\\]/).pop() as string);
   if (domains.length === 0) throw new FoundryError("USAGE", `no domains under ${paths.sources}/`);
   const progress = opts.progress ?? Progress.auto(false);
-  const entry: RunEntry = { run: `run-${randomBytes(4).toString("hex")}`, domains, paths, seed: opts.config.seed, review: Boolean(opts.review), status: "running", config: opts.config };
+  // The database URL (it may hold a password) is never written into the run index.
+  const entry: RunEntry = { run: `run-${randomBytes(4).toString("hex")}`, domains, paths, seed: opts.config.seed, review: Boolean(opts.review), status: "running", config: { ...opts.config, database_url: null } };
+  const backend = opts.backend ?? embeddedBuild;
   const lock = acquireBuildLock(join(paths.generated, "runs"), entry.run);
   try {
-    const svc = makeServices(opts.config, paths, progress, opts.onNode ?? killSwitch(process.env), opts.modelFactory);
+    const svc = { ...makeServices(opts.config, paths, progress, opts.onNode ?? killSwitch(process.env), opts.modelFactory, backend), ...(backend.slots ? { slots: backend.slots(entry) } : {}) };
     const index = new RunIndex(join(paths.generated, "runs"));
     index.put(entry);
     progress.emit({ event: "run", run: entry.run, detail: `${domains.length} domain(s); resume with: synth resume ${entry.run}` });
-    return await finish(entry, index, svc, true, false);
+    return await finish(entry, index, svc, true, false, backend);
   } finally {
     lock.release();
   }
@@ -166,27 +169,33 @@ export async function resumeBuild(opts: {
   onNode?: (n: string) => void;
   modelFactory?: ModelFactory;
   approve?: boolean;
+  /** The backend for the run's configuration (a run started on postgres resumes on postgres). Default embedded. */
+  backendFor?: (config: FoundryConfig) => Promise<BuildBackend>;
 }): Promise<BuildOutcome> {
   const index = new RunIndex(join(opts.generated ?? "generated", "runs"));
   const entry = opts.run ? index.get(opts.run) : index.latestUnfinished();
   if (!entry) throw new FoundryError("USAGE", opts.run ? `no run named ${opts.run} in ${index.file}` : "no unfinished run to resume");
-  const config = entry.config ? resumeConfig(entry.run, entry.config, opts.given ?? {}, "resume") : opts.config;
+  // The database URL is never stored with a run: it comes from this command's configuration.
+  const config = entry.config ? { ...resumeConfig(entry.run, entry.config, opts.given ?? {}, "resume"), database_url: opts.config.database_url } : opts.config;
+  const backend = config.backend === "postgres" && opts.backendFor ? await opts.backendFor(config) : embeddedBuild;
+  if (backend.kind !== config.backend) throw new FoundryError("USAGE", `run ${entry.run} was started with --backend ${config.backend}: resume it with --backend ${config.backend} and --database-url`, { path: "--backend" }, config.backend);
   const lock = acquireBuildLock(join(entry.paths.generated, "runs"), entry.run);
   try {
     const progress = opts.progress ?? Progress.auto(false);
     progress.emit({ event: "run", run: entry.run, detail: entry.config ? "resuming with the run's stored settings" : "resuming (run recorded without settings: current configuration)" });
-    return await finish(entry, index, makeServices(config, entry.paths, progress, opts.onNode ?? killSwitch(process.env), opts.modelFactory), false, Boolean(opts.approve));
+    const svc = { ...makeServices(config, entry.paths, progress, opts.onNode ?? killSwitch(process.env), opts.modelFactory, backend), ...(backend.slots ? { slots: backend.slots(entry) } : {}) };
+    return await finish(entry, index, svc, false, Boolean(opts.approve), backend);
   } finally {
     lock.release();
   }
 }
 
-async function finish(entry: RunEntry, index: RunIndex, svc: BuildServices & { close(): void }, fresh: boolean, approve: boolean): Promise<BuildOutcome> {
+async function finish(entry: RunEntry, index: RunIndex, svc: BuildServices & { close(): void }, fresh: boolean, approve: boolean, backend: BuildBackend): Promise<BuildOutcome> {
   // One abort listener per Send branch: a wide fan-out is expected, not a leak.
   setMaxListeners(256);
   const outcomes: DomainOutcome[] = [];
   try {
-    for (const domain of entry.domains) outcomes.push(await runThread(entry, domain, svc, fresh, approve));
+    for (const domain of entry.domains) outcomes.push(await runThread(entry, domain, svc, fresh, approve, backend));
   } catch (e) {
     index.put({ ...entry, status: "failed" });
     throw e;

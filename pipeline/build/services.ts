@@ -33,8 +33,24 @@ export interface BuildServices {
   runStats: Map<string, { ms: number; cacheHits: number }>;
   /** Model calls and tokens per stage so far (all zero when no model is configured). */
   llmUsage(): Record<string, { modelCalls: number; cacheHits: number; tokensIn: number; tokensOut: number }>;
+  /** The postgres backend's per-slot work: run one task slot's design → … → calibrate on a worker (absent in an embedded build). */
+  slots?: SlotRunner;
   /** Test hook: called at the start of every node with its name (e.g. to crash a build midway). */
   onNode?: (node: string) => void;
+}
+
+/** What a worker hands back for one task slot: its record, the violation traces of its last verification, its calibration. */
+export interface SlotOutcome {
+  record: import("../graph/state.js").TaskRecord;
+  /** Labelled violation traces of the record's last gate run (released candidates only). */
+  violations: Array<{ label: string; trace: import("../schemas/index.js").Trace }>;
+  /** The calibrator's verdict on the record's task (null when the release rules will not ask for one). */
+  calibration: unknown;
+}
+
+/** Runs one task slot's per-slot work elsewhere (a queue item) and waits for it. */
+export interface SlotRunner {
+  run(state: import("../graph/state.js").BuildStateType): Promise<SlotOutcome>;
 }
 
 /** The part of LangGraph's runtime a node reads: the run context (typed loosely, as LangGraph passes it). */

@@ -40,6 +40,10 @@ export const FoundryConfig = z
     cache_dir: z.string().default("generated/cache").describe("Where the response and parse caches live."),
     sql_time_limit_ms: z.number().int().min(1).max(86_400_000).default(1000).describe("Time bound of one SQL statement an agent or a world runs (milliseconds); past it the statement is interrupted."),
     sql_max_length: z.number().int().min(1000).max(1_000_000_000).default(1_000_000).describe("Largest string, blob or row an SQL statement may produce (bytes; SQLITE_LIMIT_LENGTH)."),
+    backend: z.enum(["embedded", "postgres"]).default("embedded").describe("embedded: SQLite checkpoints, response cache and results in this process; postgres: LangGraph's Postgres checkpointer, a pg-boss job queue worked by `synth worker` processes, results and the response cache in the database at database_url."),
+    database_url: z.string().min(1).nullable().default(null).describe("PostgreSQL connection URL of the postgres backend (postgres://user:password@host:port/database, or ?host=/socket/dir). Never stored in run records; printed without its password."),
+    lease_seconds: z.number().int().min(2).max(86_400).default(900).describe("postgres backend: how long a worker holds an item before it is given to another worker (a killed worker's items come back after this)."),
+    item_retries: z.number().int().min(0).max(10).default(2).describe("postgres backend: retries of a queue item that failed or whose lease expired, with exponential backoff, before it is marked failed."),
   })
   .strict();
 export type FoundryConfig = z.infer<typeof FoundryConfig>;
@@ -55,6 +59,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Layer {
   if (env.FOUNDRY_CACHE_DIR) out.cache_dir = env.FOUNDRY_CACHE_DIR;
   if (env.FOUNDRY_SQL_TIME_LIMIT_MS) out.sql_time_limit_ms = Number(env.FOUNDRY_SQL_TIME_LIMIT_MS);
   if (env.FOUNDRY_SQL_MAX_LENGTH) out.sql_max_length = Number(env.FOUNDRY_SQL_MAX_LENGTH);
+  if (env.FOUNDRY_BACKEND) out.backend = env.FOUNDRY_BACKEND;
+  if (env.FOUNDRY_DATABASE_URL) out.database_url = env.FOUNDRY_DATABASE_URL;
   const base = env.FOUNDRY_BASE_URL ?? env.OPENAI_BASE_URL;
   if (base) out.base_url = base;
   const models: Record<string, string> = {};

@@ -1,18 +1,17 @@
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import PQueue from "p-queue";
 import type { EpisodeResult, EvaluationResult } from "../schemas/evaluation-result.js";
 import type { FoundryConfig } from "../core/config.js";
 import { FoundryError, quote } from "../core/errors.js";
-import { createLlmRuntime, type LlmRuntime, type LlmRuntimeOptions } from "../llm/llm-runtime.js";
+import type { LlmRuntimeOptions } from "../llm/llm-runtime.js";
 import { loadEvalRelease, type EvalRelease, type EvalTask } from "./load-release.js";
 import { assertSameSettings, EvaluationSettings, SETTINGS_FILE } from "./settings.js";
-import { agentFactory, agentKind, agentSlug } from "./agents/registry.js";
-import { AGENT_RUNTIME_ROLE } from "./agents/model.js";
-import { checkCustomerSpec, customerFactory } from "./customer/registry.js";
+import { agentSlug } from "./agents/registry.js";
 import { episodeSeed } from "./seeds.js";
 import { keyOf, runEpisode, type PlannedEpisode } from "./episode-runner.js";
-import { appendResult, episodeId, readResults, resetResults, RESULTS_FILE, TRACES_DIR, writeJsonFile } from "./results-log.js";
+import { appendResult, episodeId, readResults, resetResults, RESULTS_FILE, rewriteResults, TRACES_DIR, writeJsonFile } from "./results-log.js";
+import { episodeFactories } from "./episode-factories.js";
+import { localEpisodes, type EpisodeRunner } from "./episode-batch.js";
 import { writeEvaluationOutputs } from "./score/write-outputs.js";
 
 /** Default wall-time bound of one episode: ten minutes. */
@@ -36,6 +35,8 @@ export interface EvaluateOptions {
   runtime?: LlmRuntimeOptions;
   /** Called after each finished episode (progress). */
   onEpisode?: (result: EpisodeResult, done: number, total: number) => void;
+  /** Where episodes run: here (default), or the postgres backend's workers. */
+  episodes?: EpisodeRunner;
 }
 
 export interface EvaluateOutcome {
@@ -102,27 +103,17 @@ function prepareOut(out: string, settings: EvaluationSettings, fresh: boolean): 
  */
 export async function evaluate(opts: EvaluateOptions): Promise<EvaluateOutcome> {
   const s = opts.settings;
-  const kind = agentKind(s.agent);
-  const simKind = checkCustomerSpec(s.user_sim);
-  if (kind === "probe" && simKind === "llm") throw new FoundryError("USAGE", `--agent ${s.agent} works synchronously and takes only --user-sim deterministic, got ${quote(s.user_sim)}`, { path: "--user-sim" }, s.user_sim);
-  const release = loadEvalRelease(opts.release, opts.releases);
-  let runtime: LlmRuntime | null = null;
-  const getRuntime = (): LlmRuntime => {
-    const models = { ...opts.config.models, ...(kind === "model" ? { [AGENT_RUNTIME_ROLE]: s.agent } : {}), ...(simKind === "llm" ? { "user-sim": s.user_sim } : {}) };
-    runtime ??= createLlmRuntime({ ...opts.config, models }, opts.runtime ?? {});
-    return runtime;
-  };
-  const agent = agentFactory(s.agent, getRuntime);
-  const settings: EvaluationSettings = EvaluationSettings.parse({ ...s, release: { name: release.name, version: release.version, root_hash: release.root_hash } });
-  const tasks = selectTasks(release, settings, agent.tasks);
-  if (kind === "model" || simKind === "llm") {
-    getRuntime().preflight([...(kind === "model" ? [AGENT_RUNTIME_ROLE] : []), ...(simKind === "llm" ? (["user-sim"] as const) : [])]);
-  }
-  const customer = customerFactory(s.user_sim, getRuntime);
-  const out = opts.out ?? defaultOut(release, s.agent);
-  prepareOut(out, settings, opts.fresh ?? false);
-
+  const factories = episodeFactories(s, opts.config, opts.runtime ?? {});
   try {
+    const release = loadEvalRelease(opts.release, opts.releases);
+    const agent = factories.agent;
+    const settings: EvaluationSettings = EvaluationSettings.parse({ ...s, release: { name: release.name, version: release.version, root_hash: release.root_hash } });
+    const tasks = selectTasks(release, settings, agent.tasks);
+    factories.preflight();
+    const customer = factories.customer();
+    const out = opts.out ?? defaultOut(release, s.agent);
+    prepareOut(out, settings, opts.fresh ?? false);
+
     const finished = readResults(out, true);
     const done = new Set(finished.map((r) => episodeId(r)));
     const planned: PlannedEpisode[] = [];
@@ -130,24 +121,30 @@ export async function evaluate(opts: EvaluateOptions): Promise<EvaluateOutcome> 
       for (const condition of settings.conditions)
         for (let run = 0; run < settings.runs; run++) planned.push({ item, condition, run, seed: episodeSeed(settings.seed, item.task.id, condition, run) });
     const todo = planned.filter((p) => !done.has(episodeId(keyOf(p))));
-    const queue = new PQueue({ concurrency: Math.max(1, opts.concurrency ?? 1) });
     let count = planned.length - todo.length;
     const ctx = { settings, agent, customer, out };
-    await Promise.all(
-      todo.map((p) =>
-        queue.add(async () => {
-          const result = await runEpisode(p, ctx);
-          appendResult(out, result);
-          opts.onEpisode?.(result, ++count, planned.length);
-        }),
-      ),
-    );
+    await (opts.episodes ?? localEpisodes).runAll({
+      settings,
+      release,
+      config: opts.config,
+      out,
+      planned,
+      todo,
+      concurrency: opts.concurrency ?? 1,
+      run: (p) => runEpisode(p, ctx),
+      finished: (result) => {
+        appendResult(out, result);
+        opts.onEpisode?.(result, ++count, planned.length);
+      },
+    });
+    // One order whoever ran the episodes and whenever they finished: the plan's (task, condition, run).
+    const order = new Map(planned.map((p, i) => [episodeId(keyOf(p)), i]));
+    const results = rewriteResults(out, (r) => order.get(episodeId(r)) ?? Number.MAX_SAFE_INTEGER);
     // Exactly what `synth score` reads back: every stored result, the whole release.
-    const results = readResults(out);
     const written = await writeEvaluationOutputs(out, results, settings, release);
     return { out, release: { dir: release.dir, name: release.name, version: release.version, root_hash: release.root_hash }, ran: todo.length, skipped: planned.length - todo.length, results, ...written };
   } finally {
-    (runtime as LlmRuntime | null)?.close();
+    factories.close();
   }
 }
 

@@ -27,7 +27,8 @@ export function traceFile(k: EpisodeKey): string {
   return `${TRACES_DIR}/${k.domain}/${k.task}.${k.condition}.run${k.run}.json`;
 }
 
-function writeDurably(file: string, data: string): void {
+/** Write a file whole (fsynced, renamed into place): a reader never sees half of it. */
+export function writeDurably(file: string, data: string): void {
   mkdirSync(dirname(file), { recursive: true });
   const tmp = `${file}.tmp-${process.pid}`;
   const fd = openSync(tmp, "w");
@@ -85,6 +86,18 @@ export function appendResult(dir: string, result: EpisodeResult): void {
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * Put results.jsonl in one order (`rank` of each result, ties kept as they are), written whole and
+ * renamed into place; returns the results in that order. Bytes already in that order are left alone.
+ */
+export function rewriteResults(dir: string, rank: (r: EpisodeResult) => number): EpisodeResult[] {
+  const results = readResults(dir);
+  const sorted = results.map((r, i) => ({ r, i, k: rank(r) })).sort((a, b) => a.k - b.k || a.i - b.i);
+  if (sorted.every((x, i) => x.i === i)) return results;
+  writeDurably(join(dir, RESULTS_FILE), sorted.map((x) => `${JSON.stringify(x.r)}\n`).join(""));
+  return sorted.map((x) => x.r);
 }
 
 /** Write a JSON file durably (settings.json). */

@@ -15,7 +15,7 @@ import type { LlmInvoker, LlmRequest, ModelBinding } from "./llm-request.js";
 import { ModelRegistry, modelRefFor, requiredKey, type ModelFactory, type ModelRef } from "./model-registry.js";
 import type { Price } from "./model-prices.js";
 import { ProviderQueues, type ProviderQueueStats } from "./provider-queue.js";
-import { rehydrateAnswer, ResponseCache, serializeAnswer, type ResponseCacheStats } from "./response-cache.js";
+import { rehydrateAnswer, ResponseCache, serializeAnswer, type ResponseCacheStats, type ResponseStore } from "./response-cache.js";
 import { AttemptFailure, realSleep, withRetry, type RetryPolicy, type Sleep } from "./retry.js";
 import { RuntimeChatModel } from "./runtime-chat-model.js";
 
@@ -29,8 +29,8 @@ export interface LlmRuntimeOptions {
   sleep?: Sleep;
   /** Stream for backoff jitter. Default: fork `llm-retry` of the config seed (0 when unset). */
   random?: RandomStream;
-  /** Response cache. Default: `llm-cache.sqlite` under `config.cache_dir`; null: no cache. */
-  cache?: ResponseCache | null;
+  /** Response cache. Default: `llm-cache.sqlite` under `config.cache_dir`; null: no cache; the postgres backend passes its table. */
+  cache?: ResponseStore | null;
   /** Calls that may start per `rate_interval_ms` window. Default 1. */
   intervalCap?: number;
   /** Backoff shape; the number of retries always comes from `config.max_retries`. */
@@ -137,9 +137,9 @@ export function createLlmRuntime(config: FoundryConfig, options: LlmRuntimeOptio
   const queues = new ProviderQueues({ concurrency: config.concurrency, intervalMs: config.rate_interval_ms, ...(options.intervalCap !== undefined ? { intervalCap: options.intervalCap } : {}) });
   const ownsCache = options.cache === undefined;
   // Opened on the first call that needs it, so a fully deterministic build never creates the file.
-  let opened: ResponseCache | null | undefined = options.cache;
+  let opened: ResponseStore | null | undefined = options.cache;
   const cacheEnabled = options.cache !== null;
-  const openCache = (): ResponseCache | null => (opened === undefined ? (opened = ResponseCache.inDir(config.cache_dir)) : opened);
+  const openCache = (): ResponseStore | null => (opened === undefined ? (opened = ResponseCache.inDir(config.cache_dir)) : opened);
   const accounting = new Accounting(options.prices);
   const now = options.now ?? Date.now;
   const sleep = options.sleep ?? realSleep;
@@ -175,7 +175,7 @@ export function createLlmRuntime(config: FoundryConfig, options: LlmRuntimeOptio
         : undefined;
       const key = material ? contentHash(material) : undefined;
       if (cache && key) {
-        const hit = cache.get(key);
+        const hit = await cache.get(key);
         // A stored answer that no longer passes its check (it cannot, unless the check changed) is a miss.
         if (hit && (!request.structured || passes(hit, request.structured))) {
           accounting.count(scope, "cacheHits");
@@ -227,7 +227,7 @@ export function createLlmRuntime(config: FoundryConfig, options: LlmRuntimeOptio
         accounting.failure(scope, err.code);
         throw err;
       }
-      if (cache && key && material) cache.put(key, ref.spec, material, answer);
+      if (cache && key && material) await cache.put(key, ref.spec, material, answer);
       return answer;
     },
 

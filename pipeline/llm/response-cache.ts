@@ -27,6 +27,17 @@ export interface ResponseCacheStats {
   writes: number;
 }
 
+/**
+ * Where the runtime keeps answers: this SQLite cache (embedded), or the postgres backend's table.
+ * Methods may answer synchronously or with a promise.
+ */
+export interface ResponseStore {
+  get(key: string): AIMessage | undefined | Promise<AIMessage | undefined>;
+  put(key: string, model: string, request: unknown, answer: AIMessage): void | Promise<void>;
+  stats(): ResponseCacheStats;
+  close(): void;
+}
+
 /** Round-trip through JSON: drops undefined and anything that is not data. */
 function plain<T>(v: T): T {
   return v === undefined ? v : (JSON.parse(JSON.stringify(v)) as T);
@@ -63,7 +74,7 @@ export function rehydrateAnswer(stored: StoredAnswer): AIMessage {
  * Content-addressed answers in SQLite (WAL). Only successful answers are ever written, so a
  * failure is retried on the next build instead of being replayed.
  */
-export class ResponseCache {
+export class ResponseCache implements ResponseStore {
   readonly path: string;
   readonly #db: Database.Database;
   readonly #get: Database.Statement<[string], { response: string }>;

@@ -1,10 +1,16 @@
-import { services, type NodeConfig } from "../build/services.js";
+import { services, type BuildServices, type NodeConfig } from "../build/services.js";
+import type { DomainContext } from "../world/domain-context.js";
 import type { BuildStateType, BuildUpdate, TaskRecord } from "../graph/state.js";
 import type { Task, TaskValidation } from "../schemas/index.js";
 import type { Calibrate, Calibration } from "../../validation/validate-task.js";
 import { FoundryError } from "../core/errors.js";
 import { isModelError, modelFailureReason } from "../llm/failure-reason.js";
 import { domainContext } from "./domain-context.js";
+
+/** The stage-cache inputs of one task's calibration (also what a postgres build's worker computes it under). */
+export function calibrateInputs(state: BuildStateType, svc: BuildServices, ctx: DomainContext, task: Task) {
+  return { task, world: state.worldHash, sop: state.sopHash, strategy: svc.strategies.calibrator, settings: svc.calibrator.settings(ctx) };
+}
 
 /**
  * calibrate: stage 3 of the validation (validation/validate-task.ts `releaseTasks`) on the verified
@@ -20,7 +26,7 @@ export async function calibrate(state: BuildStateType, config?: NodeConfig): Pro
   const { releaseTasks } = await import("../../validation/validate-task.js");
   const todo = state.records.filter((r) => r.status === "verified" && r.task && r.validation);
   svc.progress.emit({ event: "stage", domain: state.domain, stage: "calibrate", total: todo.length });
-  const inputs = (task: Task) => ({ task, world: state.worldHash, sop: state.sopHash, strategy: svc.strategies.calibrator, settings: svc.calibrator.settings(ctx) });
+  const inputs = (task: Task) => calibrateInputs(state, svc, ctx, task);
   // A model failure drops only this task, with its class, stage, task and model; thrown out of the
   // through(), so nothing is cached and the next build asks again.
   const calibrator: Calibrate = async (task) =>

@@ -10,8 +10,10 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ValidationReport } from "../../schemas/index.js";
 import { demoFigures, figureLines } from "../../release/demo-figures.js";
+import type { Backend } from "../../backend/open-backend.js";
+import { backendFlags, withBackendOptions, type BackendFlags } from "../backend-options.js";
 
-interface BuildFlags {
+interface BuildFlags extends BackendFlags {
   domains?: string;
   seed?: string;
   model?: string;
@@ -23,8 +25,8 @@ interface BuildFlags {
   review?: boolean;
 }
 
-function flagsToConfig(o: Pick<BuildFlags, "seed" | "model" | "modelFor">): Record<string, unknown> {
-  const flags: Record<string, unknown> = {};
+function flagsToConfig(o: Pick<BuildFlags, "seed" | "model" | "modelFor" | "backend" | "databaseUrl">): Record<string, unknown> {
+  const flags: Record<string, unknown> = backendFlags(o);
   if (o.seed !== undefined) flags.seed = Number(o.seed);
   if (o.model) flags.model = o.model;
   if (o.modelFor.length) flags.models = parseModelFor(o.modelFor);
@@ -124,8 +126,7 @@ export function printOutcome(outcome: BuildOutcome, json: boolean, generated?: s
 /** `synth build` and `synth resume`. */
 export function registerBuild(program: Command): void {
   const collectList = (v: string, prev: string[]) => [...prev, v];
-  program
-    .command("build")
+  withBackendOptions(program.command("build"))
     .description("Run the synthesis graph over domains: extract SOPs, build the world, design tasks, write checks, record golden traces, verify, repair, calibrate.")
     .option("-d, --domains <ids>", "comma-separated domain ids (default: every domain under --sources)")
     .option("--seed <n>", "override every domain card's seed")
@@ -138,15 +139,16 @@ export function registerBuild(program: Command): void {
     .option("--review", "pause after SOP extraction and after the environment build; continue with `synth resume RUN --approve`")
     .addHelpText(
       "after",
-      "\nEvery build prints its run id first; if it is interrupted, `synth resume RUN_ID` (or `synth resume`\nfor the latest unfinished run) continues from the last completed step. Outputs: sop/<domain>/ and\ngenerated/<domain>/ (world.json, initial-state.sqlite, documents.json, sop.json, tasks/, golden/,\nvalidation.json, report.json). A stage whose inputs did not change is served from generated/cache/.\n\nExamples:\n  synth build\n  synth build --domains fx-treasury --json",
+      "\nEvery build prints its run id first; if it is interrupted, `synth resume RUN_ID` (or `synth resume`\nfor the latest unfinished run) continues from the last completed step. Outputs: sop/<domain>/ and\ngenerated/<domain>/ (world.json, initial-state.sqlite, documents.json, sop.json, tasks/, golden/,\nvalidation.json, report.json). A stage whose inputs did not change is served from generated/cache/.\n\nWith --backend postgres the run is checkpointed in the database (LangGraph's Postgres checkpointer)\nand each task slot's design → checks → solve → verify → repair → calibrate is a queue item worked\nby \`synth worker\` processes on any machine; the outputs are the embedded build's, byte for byte.\n\nExamples:\n  synth build\n  synth build --domains fx-treasury --json",
     )
     .action(async (o: BuildFlags) => {
       const config = resolveConfig({ flags: flagsToConfig(o) });
-      const outcome = await runBuild({ config, domains: o.domains !== undefined ? parseDomainList(o.domains, "--domains") : undefined, paths: { sources: o.sources, sop: o.sop, generated: o.generated }, progress: Progress.auto(Boolean(o.json)), review: Boolean(o.review) });
+      const { openBackend } = await import("../../backend/open-backend.js");
+      const backend = await openBackend(config);
+      const outcome = await runBuild({ backend: backend.build, config, domains: o.domains !== undefined ? parseDomainList(o.domains, "--domains") : undefined, paths: { sources: o.sources, sop: o.sop, generated: o.generated }, progress: Progress.auto(Boolean(o.json)), review: Boolean(o.review) }).finally(() => backend.close());
       printOutcome(outcome, Boolean(o.json), o.generated);
     });
-  program
-    .command("resume")
+  withBackendOptions(program.command("resume"))
     .description("Continue a build run that crashed or was killed, from its last completed step.")
     .argument("[run]", "run id printed by `synth build` (default: the latest unfinished run)")
     .option("--generated <dir>", "output folder of the run", "generated")
@@ -157,14 +159,18 @@ export function registerBuild(program: Command): void {
     .option("--json", "machine-readable progress events and result on stdout")
     .addHelpText(
       "after",
-      "\nA run continues with the configuration it was started with (models per role, base URL, seed,\ntemperature…, stored in generated/runs/index.json). A setting given now, by flag or environment\n(FOUNDRY_MODEL, FOUNDRY_SEED, …), that differs from it is refused (RESUME_SETTINGS_CONFLICT, exit 1).",
+      "\nA run continues with the configuration it was started with (models per role, base URL, seed,\ntemperature…, stored in generated/runs/index.json). A setting given now, by flag or environment\n(FOUNDRY_MODEL, FOUNDRY_SEED, …), that differs from it is refused (RESUME_SETTINGS_CONFLICT, exit 1).\nA run started with --backend postgres resumes from its checkpoints in the database: give\n--backend postgres and --database-url (or FOUNDRY_DATABASE_URL) again; the URL is never stored.",
     )
-    .action(async (run: string | undefined, o: { generated: string; json?: boolean; approve?: boolean } & Pick<BuildFlags, "seed" | "model" | "modelFor">) => {
+    .action(async (run: string | undefined, o: { generated: string; json?: boolean; approve?: boolean } & Pick<BuildFlags, "seed" | "model" | "modelFor" | "backend" | "databaseUrl">) => {
       const flags = flagsToConfig(o);
       const config = resolveConfig({ flags });
       const env = configFromEnv(process.env);
       const given = { ...env, ...flags, models: { ...((env.models as Record<string, string>) ?? {}), ...((flags.models as Record<string, string>) ?? {}) } };
-      const outcome = await resumeBuild({ config, given, run, generated: o.generated, progress: Progress.auto(Boolean(o.json)), approve: Boolean(o.approve) });
+      // database_url is where the run's database is now, not a setting of the run.
+      delete (given as Record<string, unknown>).database_url;
+      let backend: Backend | null = null;
+      const backendFor = async (c: typeof config) => (backend = await (await import("../../backend/open-backend.js")).openBackend(c)).build;
+      const outcome = await resumeBuild({ config, given, run, generated: o.generated, progress: Progress.auto(Boolean(o.json)), approve: Boolean(o.approve), backendFor }).finally(() => (backend as Backend | null)?.close());
       printOutcome(outcome, Boolean(o.json), o.generated);
     });
 }

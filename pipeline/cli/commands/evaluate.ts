@@ -5,8 +5,9 @@ import { FoundryError, quote } from "../../core/errors.js";
 import { DEFAULT_WALL_TIME_MS, evaluate } from "../../evaluate/evaluate.js";
 import { choiceOption, conditionsOption, listOption, wholeOption } from "../../evaluate/settings.js";
 import type { EvaluationResult, Rate } from "../../schemas/evaluation-result.js";
+import { backendFlags, withBackendOptions, type BackendFlags } from "../backend-options.js";
 
-interface EvaluateFlags {
+interface EvaluateFlags extends BackendFlags {
   agent?: string;
   userSim: string;
   conditions?: string;
@@ -46,8 +47,8 @@ export function renderEvaluation(s: EvaluationResult, paths: { out: string; summ
 
 /** `synth evaluate RELEASE --agent SPEC`: rank an agent on a frozen release. */
 export function registerEvaluate(program: Command): void {
-  program
-    .command("evaluate")
+  const cmd = program.command("evaluate");
+  withBackendOptions(cmd)
     .description("Evaluate an agent on a frozen release: every task under the fault conditions E0–E3 with a simulated customer, judged by the release's checks; writes traces, results.jsonl, summary.json and report.html.")
     .argument("<release>", "release folder, NAME@X.Y.Z, or NAME (its newest version) under --releases")
     .option("--agent <spec>", "oracle | noop | replay:FILE | probe:competent|goal-rusher|newest-version|fact-guesser|no-recheck | provider:model")
@@ -80,6 +81,11 @@ different settings are refused (--fresh starts over), and an --out of another re
 refused. A provider failure after its retries makes the episode errored with its reason; errored
 episodes are counted apart and left out of every rate.
 
+With --backend postgres the episodes are items of a job queue in the database: this command
+stores the release there, enqueues every episode not yet finished, prints progress across all
+workers and writes the same files as an embedded run, byte for byte, as results arrive. Start
+\`synth worker --database-url URL\` on any number of machines to work them.
+
 Exit codes: 0 evaluated, 1 invalid input (a tampered release, a conflicting --out), 2 usage.
 
 Examples:
@@ -89,7 +95,7 @@ Examples:
     )
     .action(async (release: string, f: EvaluateFlags) => {
       if (f.agent === undefined) throw new FoundryError("USAGE", "--agent is required (oracle, noop, replay:FILE, probe:NAME or provider:model)", { path: "--agent" });
-      const config = resolveConfig();
+      const config = resolveConfig({ flags: backendFlags(f) });
       const concurrency = wholeOption("--concurrency", f.concurrency, 1, config.concurrency);
       if (concurrency > 64) throw new FoundryError("USAGE", `--concurrency expects a whole number from 1 to 64, got ${quote(f.concurrency)}`, { path: "--concurrency" }, f.concurrency);
       const settings = {
@@ -109,7 +115,11 @@ Examples:
         seed: wholeOption("--seed", f.seed, 0, 0),
       };
       const progress = !f.json && process.stderr.isTTY;
+      // Loaded on use: the postgres driver and queue stay out of every other command's start-up.
+      const { openBackend } = await import("../../backend/open-backend.js");
+      const backend = await openBackend(config);
       const r = await evaluate({
+        episodes: backend.episodes,
         release,
         releases: f.releases,
         settings,
@@ -117,9 +127,9 @@ Examples:
         concurrency,
         fresh: f.fresh ?? false,
         config,
-        ...(progress ? { onEpisode: (_r, done, total) => process.stderr.write(`\r${done}/${total} episodes`) } : {}),
-      });
-      if (progress) process.stderr.write("\n");
+        ...(progress && backend.kind === "embedded" ? { onEpisode: (_r, done, total) => process.stderr.write(`\r${done}/${total} episodes`) } : {}),
+      }).finally(() => backend.close());
+      if (progress && backend.kind === "embedded") process.stderr.write("\n");
       if (f.json) process.stdout.write(`${JSON.stringify({ out: r.out, ran: r.ran, skipped: r.skipped, summary_file: r.summaryPath, report_file: r.reportPath, summary: r.summary }, null, 2)}\n`);
       else process.stdout.write(renderEvaluation(r.summary, { out: r.out, summary: r.summaryPath, report: r.reportPath }, r.ran, r.skipped));
       process.exitCode = 0;

@@ -33,4 +33,6 @@ export const COMMANDS: readonly CommandRow[] = [
   { name: "compare", args: "<a> <b>", summary: "Compare two evaluations of one release, task by task.", load: async () => (await import("./compare.js")).registerCompare },
   { name: "show", args: "<release> <task>", summary: "Show a released task or an evaluated episode for review.", load: async () => (await import("./show.js")).registerShow },
   { name: "review", args: "<release>", summary: "Write the review pages of a whole release.", load: async () => (await import("./review.js")).registerReview },
+  { name: "worker", args: "", summary: "Work items of the postgres backend's job queue (episodes, build task slots).", load: async () => (await import("./worker.js")).registerWorker },
+  { name: "queue", args: "<action>", summary: "Inspect and operate the postgres backend's job queue (status, retry-failed).", load: async () => (await import("./queue.js")).registerQueue },
 ];
