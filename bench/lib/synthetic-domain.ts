@@ -67,7 +67,7 @@ function lineTable(l: Line, r: RandomStream): string {
   const rows: string[] = [];
   // Fixed rows the task designer can point at: below the threshold, between the two versions' thresholds (a version trap), above both.
   const amounts = [Math.round(l.threshold * 0.4), Math.round(l.threshold * 1.5), Math.round(l.oldThreshold * 1.6)];
-  for (let c = 0; c < 4; c++) {
+  for (let c = 0; c < 2; c++) {
     amounts.forEach((amount, j) => {
       const id = `${l.code}-${String(c * 3 + j + 1).padStart(4, "0")}`;
       rows.push(`      - { ${l.key}: ${id}, client_id: CL-00${c + 1}, amount: ${amount}, reference: REF-${l.code}-${r.int(1000, 9999)}, status: pending }`);
@@ -188,19 +188,13 @@ function catalogOperation(l: Line, n: number): { name: string; yaml: string; lin
   const metric = METRICS[n % METRICS.length] as string;
   const name = `report_${l.area}_${metric}_${n}`;
   const agg: Record<string, string> = { open: "count(*)", released: "count(*)", cancelled: "count(*)", pending: "sum(amount)", total: "sum(amount)", largest: "max(amount)", smallest: "min(amount)", average: "avg(amount)" };
-  const where = ["open", "pending"].includes(metric) ? "status = 'pending'" : ["released", "cancelled"].includes(metric) ? `status = '${metric}'` : "1 = 1";
-  const what = `${metric} ${l.title.toLowerCase()} requests of a client (report ${n})`;
+  const where = ["open", "pending"].includes(metric) ? " AND status = 'pending'" : ["released", "cancelled"].includes(metric) ? ` AND status = '${metric}'` : "";
+  const what = `${metric} ${l.area} requests, report ${n}`;
   return {
     name,
     line: `| \`${name}\` | ${what[0]?.toUpperCase()}${what.slice(1)}. | read |`,
-    yaml: `  - name: ${name}
-    description: Report on the ${what}.
-    side: agent
-    access: read
-    params:
-      client_id: { type: string, description: Client number. }
-    result: { sql: "SELECT ${agg[metric]} AS value FROM ${l.table} WHERE client_id = :client_id AND ${where}" }
-`,
+    // One line each: world.yaml is read under the documents' 256 KiB limit.
+    yaml: `  - { name: ${name}, description: "${what[0]?.toUpperCase()}${what.slice(1)}.", side: agent, access: read, params: { client_id: { type: string, description: Client. } }, result: { sql: "SELECT ${agg[metric]} FROM ${l.table} WHERE client_id = :client_id${where}" } }\n`,
   };
 }
 
