@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { stableJson } from "../core/canonical-json.js";
+import { sha256, stableJson } from "../core/canonical-json.js";
 import { FoundryError } from "../core/errors.js";
 import { BuildRecord, DomainCard, Sop, Task, Trace, ValidationReport, WorldModel } from "../schemas/index.js";
 import { KnowledgeBaseFile } from "../../validation/audit/knowledge-document.js";
@@ -10,11 +10,53 @@ import { sqliteProblem } from "../../validation/audit/sqlite-file.js";
 import { BUILD_RECORD_FILE } from "../build/build-record-file.js";
 import { readJsonArtifact, readYamlArtifact } from "./read-artifact.js";
 import { checkBuildRecord } from "./check-build-record.js";
+import { hasVersionTrap, isTimed } from "./exercise-figures.js";
 
-/** One file of a release before it is written: its release-relative path and exact bytes. */
+/**
+ * One file of a release before it is written: its release-relative path, the sha256 of its exact
+ * bytes, and the bytes. A domain's own files are kept in memory; a task's files (task, golden and
+ * violation traces, most of a large release) are made again from generated/ when written, and must
+ * hash as planned, so an export holds one task's files at a time whatever the number of tasks.
+ */
 export interface PlannedFile {
   path: string;
-  bytes: Buffer;
+  sha256: string;
+  bytes(): Buffer;
+}
+
+/** A planned file from bytes in memory. */
+export function memoryFile(path: string, bytes: Buffer): PlannedFile {
+  return { path, sha256: sha256(bytes), bytes: () => bytes };
+}
+
+/** A planned file whose bytes are `first` now (for its hash, and `inspect`) and `make()` again when written. */
+function remadeFile(path: string, first: Buffer, make: () => Buffer, inspect: FileInspector): PlannedFile {
+  inspect(path, first);
+  const hash = sha256(first);
+  return {
+    path,
+    sha256: hash,
+    bytes: () => {
+      const again = make();
+      if (sha256(again) !== hash) throw new FoundryError("RELEASE_INPUT_CHANGED", "changed while the release was exported", { path });
+      return again;
+    },
+  };
+}
+
+/** Called once with each planned file's bytes as they are first made (e.g. to refuse absolute paths). */
+export type FileInspector = (path: string, bytes: Buffer) => void;
+
+/** What the manifest counts and the datasheet need of one released task (the task itself is not kept). */
+export interface TaskFacts {
+  id: string;
+  checks: number;
+  difficulty: string | null;
+  versionTrap: boolean;
+  timed: boolean;
+  invariant: boolean;
+  /** The task has an approval check (the customer approves exact terms). */
+  approval: boolean;
 }
 
 /** What one domain contributes, for the manifest counts and the datasheet. */
@@ -23,7 +65,7 @@ export interface DomainSummary {
   card: DomainCard;
   documents: number;
   /** Released tasks, in id order. */
-  tasks: Task[];
+  tasks: TaskFacts[];
   report: ValidationReport;
   /** How the domain's generated files were made: the release's provenance. */
   record: BuildRecord;
@@ -37,8 +79,16 @@ export interface DomainSummary {
 
 const FILE_LABEL = /^[a-z0-9][a-z0-9_.-]*$/;
 
-function json(path: string, value: unknown): PlannedFile {
-  return { path, bytes: Buffer.from(stableJson(value), "utf8") };
+function json(path: string, value: unknown, inspect: FileInspector): PlannedFile {
+  const bytes = Buffer.from(stableJson(value), "utf8");
+  inspect(path, bytes);
+  return memoryFile(path, bytes);
+}
+
+/** A task's JSON artifact as the release holds it: read, schema-checked and rewritten as stable JSON. */
+function artifactFile<T>(path: string, read: () => T, inspect: FileInspector, first: T = read()): PlannedFile {
+  const bytes = (value: T) => Buffer.from(stableJson(value), "utf8");
+  return remadeFile(path, bytes(first), () => bytes(read()), inspect);
 }
 
 function sortedNames(dir: string, ext: string): string[] {
@@ -49,17 +99,20 @@ function sortedNames(dir: string, ext: string): string[] {
  * Violation traces the graph left for one released task: `generated/<d>/violations/<task>/<label>.json`,
  * where the label is the trace's operator, or `<operator>-<n>` for its n-th mutant (see violationLabel).
  */
-function graphViolations(gen: string, domain: string, task: string): PlannedFile[] {
+function graphViolations(gen: string, domain: string, task: string, inspect: FileInspector): PlannedFile[] {
   const dir = join(gen, "violations", task);
   return sortedNames(dir, ".json").map((name) => {
     const file = join(dir, name);
     const label = name.slice(0, -".json".length);
     if (!FILE_LABEL.test(label)) throw new FoundryError("RELEASE_INPUT_INVALID", "violation trace file name must be lowercase letters, digits, '.', '-' or '_'", { file }, name);
-    const trace = readJsonArtifact(file, Trace, "violation trace");
-    if (trace.role !== "violation" || trace.task !== task || violationOrdinal(label, trace.label) === null) {
-      throw new FoundryError("RELEASE_INPUT_INVALID", `expected a violation trace of task ${task} for the file label ${label}, found a ${trace.role} trace of ${trace.task} labelled ${JSON.stringify(trace.label)}`, { file });
-    }
-    return json(violationFile(domain, task, label), trace);
+    const read = () => {
+      const trace = readJsonArtifact(file, Trace, "violation trace");
+      if (trace.role !== "violation" || trace.task !== task || violationOrdinal(label, trace.label) === null) {
+        throw new FoundryError("RELEASE_INPUT_INVALID", `expected a violation trace of task ${task} for the file label ${label}, found a ${trace.role} trace of ${trace.task} labelled ${JSON.stringify(trace.label)}`, { file });
+      }
+      return trace;
+    };
+    return artifactFile(violationFile(domain, task, label), read, inspect);
   });
 }
 
@@ -81,7 +134,7 @@ function expectedLabels(operators: readonly string[]): string[] {
  * (sorted keys), documents and the database are copied byte for byte. Violation traces are the ones
  * the build's verify stage judged; a release never makes them again with today's code.
  */
-export function collectDomain(id: string, generatedDir: string, sourcesDir: string): { files: PlannedFile[]; summary: DomainSummary } {
+export function collectDomain(id: string, generatedDir: string, sourcesDir: string, inspect: FileInspector = () => {}): { files: PlannedFile[]; summary: DomainSummary } {
   const gen = join(generatedDir, id);
   const src = join(sourcesDir, id);
   if (!existsSync(gen)) throw new FoundryError("RELEASE_DOMAIN_NOT_FOUND", `domain ${id} has not been generated (run the build first)`, { file: gen });
@@ -106,36 +159,48 @@ export function collectDomain(id: string, generatedDir: string, sourcesDir: stri
   if (bad) throw new FoundryError("RELEASE_INPUT_INVALID", bad, { file: stateFile });
 
   const files: PlannedFile[] = [
-    json(paths.card, card),
-    json(paths.world, world),
-    { path: paths.worldSource, bytes: readFileSync(worldSource) },
-    { path: paths.state, bytes: state },
-    json(paths.documents, documents),
-    json(paths.validation, report),
+    json(paths.card, card, inspect),
+    json(paths.world, world, inspect),
+    memoryFile(paths.worldSource, readFileSync(worldSource)),
+    memoryFile(paths.state, state),
+    json(paths.documents, documents, inspect),
+    json(paths.validation, report, inspect),
   ];
   const sopFile = join(gen, "sop.json");
   const sop = existsSync(sopFile) ? readJsonArtifact(sopFile, Sop, "SOP") : null;
-  if (sop) files.push(json(paths.sop, sop));
+  if (sop) files.push(json(paths.sop, sop, inspect));
   const docs = sortedNames(join(src, "docs"), ".md");
   if (docs.length === 0) throw new FoundryError("RELEASE_INPUT_MISSING", "no documents (docs/*.md) to ship", { file: join(src, "docs") });
-  for (const name of docs) files.push({ path: domainFile(id, `docs/${name}`), bytes: readFileSync(join(src, "docs", name)) });
+  for (const name of docs) {
+    const bytes = readFileSync(join(src, "docs", name));
+    inspect(domainFile(id, `docs/${name}`), bytes);
+    files.push(memoryFile(domainFile(id, `docs/${name}`), bytes));
+  }
 
+  const entries = new Map(report.tasks.map((t) => [t.task, t]));
   const released = report.tasks.filter((t) => t.status === "released").map((t) => t.task).sort();
-  const tasks: Task[] = [];
+  const tasks: TaskFacts[] = [];
   let violations = 0;
   const horizons: number[] = [];
   for (const taskId of released) {
     const tf = join(gen, "tasks", `${taskId}.json`);
-    const task = readJsonArtifact(tf, Task, "task");
-    if (task.id !== taskId || task.domain !== id) throw new FoundryError("RELEASE_INPUT_INVALID", `expected task ${id}/${taskId}, found ${task.domain}/${task.id}`, { file: tf });
+    const readTask = () => {
+      const task = readJsonArtifact(tf, Task, "task");
+      if (task.id !== taskId || task.domain !== id) throw new FoundryError("RELEASE_INPUT_INVALID", `expected task ${id}/${taskId}, found ${task.domain}/${task.id}`, { file: tf });
+      return task;
+    };
     const gf = join(gen, "golden", `${taskId}.json`);
-    const golden = readJsonArtifact(gf, Trace, "golden trace");
-    if (golden.role !== "golden" || golden.task !== taskId) throw new FoundryError("RELEASE_INPUT_INVALID", `expected the golden trace of ${taskId}, found a ${golden.role} trace of ${golden.task}`, { file: gf });
-    tasks.push(task);
-    horizons.push(horizon(golden));
-    files.push(json(taskFile(id, taskId), task), json(goldenFile(id, taskId), golden));
-    const v = graphViolations(gen, id, taskId);
-    const want = expectedLabels((report.tasks.find((t) => t.task === taskId)?.mutants ?? []).map((m) => m.operator)).sort();
+    const readGolden = () => {
+      const golden = readJsonArtifact(gf, Trace, "golden trace");
+      if (golden.role !== "golden" || golden.task !== taskId) throw new FoundryError("RELEASE_INPUT_INVALID", `expected the golden trace of ${taskId}, found a ${golden.role} trace of ${golden.task}`, { file: gf });
+      return golden;
+    };
+    const task = readTask();
+    tasks.push(taskFacts(task, entries.get(taskId)?.difficulty ?? null));
+    horizons.push(horizon(readGolden()));
+    files.push(artifactFile(taskFile(id, taskId), readTask, inspect, task), artifactFile(goldenFile(id, taskId), readGolden, inspect));
+    const v = graphViolations(gen, id, taskId, inspect);
+    const want = expectedLabels((entries.get(taskId)?.mutants ?? []).map((m) => m.operator)).sort();
     const have = v.map((f) => f.path.slice(f.path.lastIndexOf("/") + 1, -".json".length)).sort();
     if (want.join(",") !== have.join(",")) {
       throw new FoundryError("RELEASE_VIOLATIONS_MISSING", `the validation report lists violation traces [${want.join(", ")}] for task ${taskId}; the build stored [${have.join(", ")}]. Rebuild with synth build`, { file: join(gen, "violations", taskId) });
@@ -152,4 +217,17 @@ export function collectDomain(id: string, generatedDir: string, sourcesDir: stri
     rules: world.rules.length,
   };
   return { files, summary: { id, card, documents: documents.length, tasks, report, record, violations, horizons, structure } };
+}
+
+/** The facts of a task the counts and the datasheet use (see TaskFacts). */
+export function taskFacts(task: Task, reportedDifficulty: string | null): TaskFacts {
+  return {
+    id: task.id,
+    checks: task.checks.goal.length + task.checks.process.length + task.checks.protection.length,
+    difficulty: task.difficulty ?? reportedDifficulty,
+    versionTrap: hasVersionTrap(task),
+    timed: isTimed(task),
+    invariant: task.checks.process.some((c) => c.kind === "invariant_holds"),
+    approval: task.checks.process.some((c) => c.kind === "approval_before_execution"),
+  };
 }

@@ -82,7 +82,7 @@ export function renderDatasheet(domains: readonly DomainSummary[], stats: Releas
     "",
     table(
       ["domain", "title", "industry", "documents", "tasks", "checks"],
-      domains.map((d) => [d.id, d.card.title, d.card.industry, d.documents, d.tasks.length, d.tasks.reduce((n, t) => n + t.checks.goal.length + t.checks.process.length + t.checks.protection.length, 0)]),
+      domains.map((d) => [d.id, d.card.title, d.card.industry, d.documents, d.tasks.length, d.tasks.reduce((n, t) => n + t.checks, 0)]),
     ),
     "",
     `Totals: ${stats.documents} document version(s), ${stats.tasks} task(s), ${stats.checks} acceptance check(s).`,

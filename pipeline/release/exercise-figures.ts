@@ -1,4 +1,5 @@
 import type { Task, ValidationReport } from "../schemas/index.js";
+import type { TaskFacts } from "./collect-domain.js";
 
 /** What a domain's released tasks exercise, for the datasheet (every figure recomputable from tasks and validation.json). */
 export interface ExerciseFigures {
@@ -32,17 +33,17 @@ export function isTimed(t: Task): boolean {
 }
 
 /** The exercise figures of one domain's released tasks. */
-export function exerciseFigures(tasks: readonly Task[], report: ValidationReport): ExerciseFigures {
+export function exerciseFigures(tasks: readonly Pick<TaskFacts, "id" | "versionTrap" | "timed" | "invariant" | "approval">[], report: ValidationReport): ExerciseFigures {
   const released = new Set(tasks.map((t) => t.id));
   const probes = report.tasks.filter((t) => released.has(t.task)).map((t) => t.probes);
   const branches = report.branches ?? [];
   return {
     branches: { taken: branches.filter((b) => b.tasks.length > 0).length, total: branches.length },
-    traps: tasks.filter(hasVersionTrap).length,
-    timed: tasks.filter(isTimed).length,
+    traps: tasks.filter((t) => t.versionTrap).length,
+    timed: tasks.filter((t) => t.timed).length,
     invariants: new Set((report.invariants ?? []).flatMap((i) => i.tested).filter((id) => released.has(id))).size,
-    invariantsChecked: tasks.filter((t) => t.checks.process.some((c) => c.kind === "invariant_holds")).length,
-    approvals: tasks.filter((t) => t.checks.process.some((c) => c.kind === "approval_before_execution")).length,
+    invariantsChecked: tasks.filter((t) => t.invariant).length,
+    approvals: tasks.filter((t) => t.approval).length,
     newestSolves: probes.filter((p) => p["newest-version"] === true).length,
     firstFoundSolves: probes.filter((p) => p["first-found"] === true).length,
     tasks: tasks.length,

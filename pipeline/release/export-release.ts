@@ -1,6 +1,5 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { existsSync, readdirSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { canonicalJson, stableJson } from "../core/canonical-json.js";
 import { FoundryError } from "../core/errors.js";
 import { checkDomainIds } from "../core/domain-id.js";
@@ -9,12 +8,13 @@ import type { ReleaseManifest } from "../schemas/index.js";
 import { writeJsonSchemas } from "../schemas/json-schema.js";
 import { auditRelease, type AuditReport } from "../../validation/audit/audit-release.js";
 import { DATASHEET_FILE, MANIFEST_FILE, schemaFile } from "../../validation/audit/release-layout.js";
-import { collectDomain, type DomainSummary, type PlannedFile } from "./collect-domain.js";
+import { collectDomain, memoryFile, type DomainSummary, type FileInspector, type PlannedFile } from "./collect-domain.js";
+import { verifyIntegrity } from "../../validation/audit/verify-integrity.js";
 import { renderDatasheet, type AuditFigures, type BuildFacts } from "./datasheet.js";
 import { buildManifest } from "./build-manifest.js";
 import { gitRevision } from "./git-revision.js";
 import { shapingPackageVersions } from "./package-versions.js";
-import { releaseStats } from "./release-stats.js";
+import { releaseStats, type ReleaseStats } from "./release-stats.js";
 import { compareVersions } from "../sop/select-rules.js";
 import { publishRelease, releaseExists, type StageHooks } from "./stage-release.js";
 
@@ -80,25 +80,34 @@ function agreed<T>(domains: readonly DomainSummary[], what: string, code: string
   throw new FoundryError(code, `the domains' build records disagree on the ${what} (${domains.map((d) => `${d.id}: ${canonicalJson(pick(d))}`).join(", ")}); release them separately, or rebuild them alike`, { path: what });
 }
 
-/** Refuse text artifacts that carry an absolute path of this machine: a release must read the same anywhere. */
-function refuseAbsolutePaths(files: readonly PlannedFile[], roots: readonly string[]): void {
+/** Refuses text artifacts that carry an absolute path of this machine: a release must read the same anywhere. */
+function absolutePathInspector(roots: readonly string[]): FileInspector {
   const needles = [...new Set(roots.filter((r) => r.length > 1))];
-  for (const f of files) {
-    if (!/\.(json|md)$/.test(f.path)) continue;
-    const text = f.bytes.toString("utf8");
+  return (path, bytes) => {
+    if (!/\.(json|md)$/.test(path)) return;
+    const text = bytes.toString("utf8");
     const hit = needles.find((n) => text.includes(n));
-    if (hit) throw new FoundryError("RELEASE_ABSOLUTE_PATH", "an artifact contains an absolute path of this machine", { file: f.path }, hit);
-  }
+    if (hit) throw new FoundryError("RELEASE_ABSOLUTE_PATH", "an artifact contains an absolute path of this machine", { file: path }, hit);
+  };
 }
 
-/** Every file of the release except the manifest, and the manifest itself. */
-export function planRelease(o: ExportOptions, audit: AuditFigures | null = null): { files: PlannedFile[]; manifest: ReleaseManifest; domains: DomainSummary[] } {
+/** A release's files before its datasheet: the domains' files and the JSON Schemas, with what the datasheet and manifest state. */
+interface CollectedRelease {
+  files: PlannedFile[];
+  domains: DomainSummary[];
+  stats: ReleaseStats;
+  facts: BuildFacts;
+  inspect: FileInspector;
+}
+
+function collectRelease(o: ExportOptions): CollectedRelease {
   const generatedDir = o.generatedDir ?? "generated";
   const sourcesDir = o.sourcesDir ?? "sources";
-  const collected = [...o.domains].sort().map((d) => collectDomain(d, generatedDir, sourcesDir));
+  const inspect = absolutePathInspector([resolve(generatedDir), resolve(sourcesDir), process.cwd()]);
+  const collected = [...o.domains].sort().map((d) => collectDomain(d, generatedDir, sourcesDir, inspect));
   const domains = collected.map((c) => c.summary);
   const files = collected.flatMap((c) => c.files);
-  writeJsonSchemas((artifact, text) => files.push({ path: schemaFile(artifact), bytes: Buffer.from(text, "utf8") }));
+  writeJsonSchemas((artifact, text) => files.push(memoryFile(schemaFile(artifact), Buffer.from(text, "utf8"))));
   const facts: BuildFacts = {
     name: o.name,
     version: o.version,
@@ -108,57 +117,69 @@ export function planRelease(o: ExportOptions, audit: AuditFigures | null = null)
     packages: shapingPackageVersions(),
     models: agreed(domains, "models", "RELEASE_MODELS_AMBIGUOUS", (d) => d.record.models),
   };
-  const stats = releaseStats(domains);
-  files.push({ path: DATASHEET_FILE, bytes: Buffer.from(renderDatasheet(domains, stats, facts, audit), "utf8") });
-  refuseAbsolutePaths(files, [resolve(generatedDir), resolve(sourcesDir), process.cwd()]);
-  const manifest = buildManifest(files, domains, stats, facts);
-  return { files, manifest, domains };
+  return { files, domains, stats: releaseStats(domains), facts, inspect };
 }
+
+/** The collected files plus the datasheet (stating `audit`'s figures when given), and the manifest of them all. */
+function finishRelease(c: CollectedRelease, audit: AuditFigures | null): { files: PlannedFile[]; manifest: ReleaseManifest } {
+  const datasheet = Buffer.from(renderDatasheet(c.domains, c.stats, c.facts, audit), "utf8");
+  c.inspect(DATASHEET_FILE, datasheet);
+  const files = [...c.files, memoryFile(DATASHEET_FILE, datasheet)];
+  return { files, manifest: buildManifest(files, c.domains, c.stats, c.facts) };
+}
+
+/** Every file of the release except the manifest, and the manifest itself. */
+export function planRelease(o: ExportOptions, audit: AuditFigures | null = null): { files: PlannedFile[]; manifest: ReleaseManifest; domains: DomainSummary[] } {
+  const collected = collectRelease(o);
+  return { ...finishRelease(collected, audit), domains: collected.domains };
+}
+
+const manifestFile = (manifest: ReleaseManifest): PlannedFile => memoryFile(MANIFEST_FILE, Buffer.from(stableJson(manifest), "utf8"));
 
 /**
  * Export a frozen release to `outRoot/name/version/`: the chosen domains' documents, world, initial
  * database, released tasks, golden (and stored violation) traces, validation reports, JSON Schemas,
  * a datasheet and a manifest hashing every file. All or nothing, never over an existing version,
  * read-only once published, and byte-identical for the same inputs.
+ *
+ * The files are written once, into the staging folder, and audited there. The datasheet states the
+ * audit's figures: the staged release is audited with a datasheet that does not state them yet (the
+ * replays and violation traces do not depend on the datasheet), then the datasheet and the manifest
+ * are rewritten with the figures and every file is checked against the final manifest again.
  */
 export function exportRelease(options: ExportOptions): ExportResult {
   checkOptions(options);
   const dir = join(options.outRoot ?? join("generated", "releases"), options.name, options.version);
   if (existsSync(dir)) throw releaseExists(dir);
-  // The datasheet states the audit's figures; the replays and violation traces do not depend on the
-  // datasheet, so a first audit of the release without them gives the figures the final one confirms.
-  const figures = options.verify === false ? null : preAudit(planRelease(options));
-  const { files, manifest } = planRelease(options, figures);
-  files.push({ path: MANIFEST_FILE, bytes: Buffer.from(stableJson(manifest), "utf8") });
+  const collected = collectRelease(options);
+  const first = finishRelease(collected, null);
+  let manifest = first.manifest;
   let audit: AuditReport | null = null;
-  publishRelease(dir, files, {
+  publishRelease(dir, [...first.files, manifestFile(first.manifest)], {
     ...options.hooks,
     beforePublish: (staging) => {
       options.hooks?.beforePublish?.(staging);
       if (options.verify === false) return;
-      audit = auditRelease(staging, { staging: true });
-      if (!audit.ok) {
-        const first = audit.hash_failures[0] ?? audit.problems[0];
-        const task = audit.per_task.find((t) => !t.ok);
-        const why = first ? `${first.file}: ${first.reason}` : task ? `task ${task.domain}/${task.task}: ${task.golden.mismatches[0] ?? task.golden.failed_checks[0]?.reason ?? task.mutants.find((m) => !m.ok)?.reason ?? "failed"}` : "failed";
-        throw new FoundryError("RELEASE_AUDIT_FAILED", `the staged release does not audit clean, so it was not published — ${why}`, first ? { file: first.file } : {});
-      }
+      const report = auditRelease(staging, { staging: true });
+      refuseUnclean(report);
+      const figures: AuditFigures = { files: first.files.length + 1, tasks: report.tasks, golden_passed: report.golden_passed, mutants: { total: report.mutants.total, killed: report.mutants.killed } };
+      const final = finishRelease(collected, figures);
+      for (const f of [final.files.find((x) => x.path === DATASHEET_FILE) as PlannedFile, manifestFile(final.manifest)]) writeFileSync(join(staging, f.path), f.bytes());
+      // Every file again against the final manifest (hashes only: nothing the replays read changed).
+      const integrity = verifyIntegrity(staging, { keep: () => false });
+      refuseUnclean({ ...report, ok: integrity.failures.length === 0, hash_failures: integrity.failures });
+      manifest = final.manifest;
+      audit = { ...report, release: { name: manifest.name, version: manifest.version, root_hash: manifest.root_hash } };
     },
   });
   return { dir, manifest, audit };
 }
 
-/** Audit a planned release in a temporary folder and keep its figures. */
-function preAudit(plan: { files: PlannedFile[]; manifest: ReleaseManifest }): AuditFigures {
-  const dir = mkdtempSync(join(tmpdir(), "release-preaudit-"));
-  try {
-    for (const f of [...plan.files, { path: MANIFEST_FILE, bytes: Buffer.from(stableJson(plan.manifest), "utf8") }]) {
-      mkdirSync(dirname(join(dir, f.path)), { recursive: true });
-      writeFileSync(join(dir, f.path), f.bytes);
-    }
-    const a = auditRelease(dir);
-    return { files: plan.files.length + 1, tasks: a.tasks, golden_passed: a.golden_passed, mutants: { total: a.mutants.total, killed: a.mutants.killed } };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+/** Refuse to publish a staged release that does not audit clean, naming the first reason. */
+function refuseUnclean(audit: AuditReport): void {
+  if (audit.ok) return;
+  const first = audit.hash_failures[0] ?? audit.problems[0];
+  const task = audit.per_task.find((t) => !t.ok);
+  const why = first ? `${first.file}: ${first.reason}` : task ? `task ${task.domain}/${task.task}: ${task.golden.mismatches[0] ?? task.golden.failed_checks[0]?.reason ?? task.mutants.find((m) => !m.ok)?.reason ?? "failed"}` : "failed";
+  throw new FoundryError("RELEASE_AUDIT_FAILED", `the staged release does not audit clean, so it was not published — ${why}`, first ? { file: first.file } : {});
 }

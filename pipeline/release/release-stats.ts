@@ -24,9 +24,10 @@ export function releaseStats(domains: readonly DomainSummary[]): ReleaseStats {
     stats.documents += d.documents;
     stats.tasks += d.tasks.length;
     let recorded = 0;
+    const entries = new Map(d.report.tasks.map((x) => [x.task, x]));
     for (const t of d.tasks) {
-      stats.checks += t.checks.goal.length + t.checks.process.length + t.checks.protection.length;
-      const v = d.report.tasks.find((x) => x.task === t.id);
+      stats.checks += t.checks;
+      const v = entries.get(t.id);
       const label = t.difficulty ?? v?.difficulty ?? "uncalibrated";
       stats.difficulty[label] = (stats.difficulty[label] ?? 0) + 1;
       for (const m of v?.mutants ?? []) {

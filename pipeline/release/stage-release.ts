@@ -61,7 +61,7 @@ export function publishRelease(target: string, files: readonly PlannedFile[], ho
     for (const f of [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
       const file = join(staging, ...f.path.split("/"));
       mkdirSync(dirname(file), { recursive: true });
-      writeFileSync(file, f.bytes, { flag: "wx" });
+      writeFileSync(file, f.bytes(), { flag: "wx" });
       hooks.afterWrite?.(f.path);
     }
     hooks.beforePublish?.(staging);

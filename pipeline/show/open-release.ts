@@ -5,7 +5,7 @@ import { Sop, type ReleaseManifest } from "../schemas/index.js";
 import { compileWorld } from "../world/compile-world.js";
 import type { InitialState } from "../world/build-state.js";
 import { findReleaseDir } from "../evaluate/load-release.js";
-import { verifyIntegrity } from "../../validation/audit/verify-integrity.js";
+import { verifyIntegrity, type ReleaseFiles } from "../../validation/audit/verify-integrity.js";
 import { parseReleaseDomain, releaseDomainIds, type ReleaseDomain } from "../../validation/audit/parse-release.js";
 import { storedState } from "../../validation/audit/audit-task.js";
 import { domainFiles } from "../../validation/audit/release-layout.js";
@@ -34,12 +34,12 @@ export interface OpenOptions {
   warn?: (line: string) => void;
 }
 
-function docLines(contents: ReadonlyMap<string, Buffer>, domain: string): Map<string, string[]> {
+function docLines(contents: ReleaseFiles, domain: string): Map<string, string[]> {
   const out = new Map<string, string[]>();
   const prefix = `domains/${domain}/docs/`;
-  for (const [file, bytes] of contents) {
+  for (const file of contents.keys()) {
     if (!file.startsWith(prefix) || !file.endsWith(".md")) continue;
-    const text = bytes.toString("utf8");
+    const text = (contents.get(file) as Buffer).toString("utf8");
     const fm = /^---\r?\n([\s\S]*?)\r?\n---/.exec(text);
     if (!fm) continue;
     const meta = parseYaml(fm[1] as string) as { id?: unknown; version?: unknown } | null;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { exerciseFigures, hasVersionTrap, isTimed } from "../../pipeline/release/exercise-figures.js";
+import { taskFacts } from "../../pipeline/release/collect-domain.js";
 import { approvedRelease, smallRelease } from "../validation/fixture.js";
 import type { Task, ValidationReport } from "../../pipeline/schemas/index.js";
 
@@ -23,6 +24,6 @@ describe("what the released tasks exercise (datasheet figures)", () => {
   it("counts traps, time, invariants, branches and the version probes' solves exactly", () => {
     expect(tasks.map(hasVersionTrap)).toEqual([true, true, false]);
     expect(tasks.map(isTimed)).toEqual([true, true, false]);
-    expect(exerciseFigures(tasks, report)).toEqual({ branches: { taken: 1, total: 2 }, traps: 2, timed: 2, invariants: 1, invariantsChecked: 2, approvals: 1, newestSolves: 2, firstFoundSolves: 1, tasks: 3 });
+    expect(exerciseFigures(tasks.map((t) => taskFacts(t, null)), report)).toEqual({ branches: { taken: 1, total: 2 }, traps: 2, timed: 2, invariants: 1, invariantsChecked: 2, approvals: 1, newestSolves: 2, firstFoundSolves: 1, tasks: 3 });
   });
 });

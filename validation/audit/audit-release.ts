@@ -3,8 +3,8 @@ import { compileWorld } from "../../pipeline/world/compile-world.js";
 import { FoundryError } from "../../pipeline/core/errors.js";
 import type { ReleaseManifest } from "../../pipeline/schemas/index.js";
 import { auditTask, storedState, type AuditDomain, type TaskAudit } from "./audit-task.js";
-import { parseReleaseDomain, releaseDomainIds, type ReleaseDomain } from "./parse-release.js";
-import { goldenFile, MANIFEST_FILE, domainFiles, taskFile, STAGING_FOLDER } from "./release-layout.js";
+import { listDomainTasks, parseDomainFiles, readReleaseTask, releaseDomainIds, type ReleaseContents } from "./parse-release.js";
+import { goldenFile, MANIFEST_FILE, domainFiles, parseDomainPath, taskFile, STAGING_FOLDER } from "./release-layout.js";
 import { checkDerivedFiles } from "./derived-files.js";
 import { verifyIntegrity, type FileFailure } from "./verify-integrity.js";
 
@@ -28,41 +28,73 @@ export interface AuditReport {
   per_task: TaskAudit[];
 }
 
-function auditDomain(domain: ReleaseDomain, problems: FileFailure[]): TaskAudit[] {
+/** Figures of a domain the manifest's counts are checked against. */
+interface DomainCounts {
+  id: string;
+  tasks: number;
+  documents: number;
+  checks: number;
+  industry: string | null;
+}
+
+/**
+ * Audit one domain task by task: each task's files are read (and their hashes checked again),
+ * parsed, replayed and judged, then let go; only the per-task verdicts stay in memory.
+ */
+function auditDomain(release: ReleaseContents, id: string, problems: FileFailure[]): { counts: DomainCounts; audits: TaskAudit[] } {
+  const domain = parseDomainFiles(release, id, problems);
+  checkDerivedFiles(domain, release.contents, problems);
+  const listing = listDomainTasks(release, id);
+  const counts: DomainCounts = { id, tasks: 0, documents: domain.documents.length, checks: 0, industry: domain.card?.industry ?? null };
   const paths = domainFiles(domain.id);
-  if (!domain.world || !domain.state) return [];
-  let ctx: AuditDomain;
-  try {
-    const compiled = compileWorld(domain.world, paths.world);
-    ctx = { id: domain.id, compiled, base: storedState(compiled, domain.state, domain.card?.generation.seed ?? 0), documents: domain.documents };
-  } catch (e) {
-    problems.push({ file: FoundryError.is(e) && e.location.file ? e.location.file : paths.world, reason: (e as Error).message.split("\n")[0] ?? "unusable world" });
-    return [];
+  let ctx: AuditDomain | null = null;
+  if (domain.world && domain.state) {
+    try {
+      const compiled = compileWorld(domain.world, paths.world);
+      ctx = { id: domain.id, compiled, base: storedState(compiled, domain.state, domain.card?.generation.seed ?? 0), documents: domain.documents };
+    } catch (e) {
+      problems.push({ file: FoundryError.is(e) && e.location.file ? e.location.file : paths.world, reason: (e as Error).message.split("\n")[0] ?? "unusable world" });
+    }
   }
   const report = domain.validation;
+  const entries = new Map((report?.tasks ?? []).map((t) => [t.task, t]));
   const released = new Set(report?.tasks.filter((t) => t.status === "released").map((t) => t.task) ?? []);
-  for (const id of [...released].sort()) {
-    if (!domain.tasks.some((t) => t.id === id)) problems.push({ file: taskFile(domain.id, id), reason: "the validation report releases this task but the release does not hold it" });
-  }
-  const out: TaskAudit[] = [];
-  for (const task of domain.tasks) {
-    if (report && !released.has(task.id)) problems.push({ file: taskFile(domain.id, task.id), reason: "the validation report does not release this task" });
-    const golden = domain.golden.get(task.id);
-    if (!golden) problems.push({ file: goldenFile(domain.id, task.id), reason: "required file is missing from the release" });
-    const recorded = report?.tasks.find((t) => t.task === task.id)?.mutants ?? [];
+  const held = new Set<string>();
+  const audits: TaskAudit[] = [];
+  for (const name of listing.tasks) {
+    let files;
     try {
-      out.push(auditTask(ctx, task, golden, domain.violations.get(task.id) ?? [], recorded));
+      files = readReleaseTask(release, id, name, listing, problems);
+    } catch (e) {
+      problems.push({ file: FoundryError.is(e) && e.location.file ? e.location.file : taskFile(id, name), reason: (e as Error).message });
+      continue;
+    }
+    const task = files.task;
+    if (!task) continue;
+    held.add(task.id);
+    counts.tasks++;
+    counts.checks += task.checks.goal.length + task.checks.process.length + task.checks.protection.length;
+    if (!ctx) continue;
+    if (report && !released.has(task.id)) problems.push({ file: taskFile(domain.id, task.id), reason: "the validation report does not release this task" });
+    if (!files.golden) problems.push({ file: goldenFile(domain.id, task.id), reason: "required file is missing from the release" });
+    try {
+      audits.push(auditTask(ctx, task, files.golden ?? undefined, files.violations, entries.get(task.id)?.mutants ?? []));
     } catch (e) {
       problems.push({ file: taskFile(domain.id, task.id), reason: `cannot be audited: ${(e as Error).message.split("\n")[0]}` });
     }
   }
-  for (const task of domain.violations.keys()) {
-    if (!domain.tasks.some((t) => t.id === task)) problems.push({ file: `domains/${domain.id}/violations/${task}`, reason: "violation traces of a task the release does not hold" });
+  if (ctx) {
+    for (const name of [...released].sort()) {
+      if (!held.has(name)) problems.push({ file: taskFile(domain.id, name), reason: "the validation report releases this task but the release does not hold it" });
+    }
+    for (const name of listing.violations.keys()) {
+      if (!held.has(name)) problems.push({ file: `domains/${domain.id}/violations/${name}`, reason: "violation traces of a task the release does not hold" });
+    }
   }
-  return out;
+  return { counts, audits };
 }
 
-function countProblems(manifest: ReleaseManifest, domains: ReleaseDomain[]): FileFailure[] {
+function countProblems(manifest: ReleaseManifest, domains: DomainCounts[]): FileFailure[] {
   const out: FileFailure[] = [];
   const expect = (what: string, declared: number, found: number) => {
     if (declared !== found) out.push({ file: MANIFEST_FILE, reason: `counts.${what} is ${declared}, the release holds ${found}` });
@@ -71,16 +103,15 @@ function countProblems(manifest: ReleaseManifest, domains: ReleaseDomain[]): Fil
   const found = domains.map((d) => d.id);
   if (declared.join(",") !== found.join(",")) out.push({ file: MANIFEST_FILE, reason: `counts.by_domain names [${declared.join(", ")}], the release holds domains [${found.join(", ")}]` });
   expect("domains", manifest.counts.domains, domains.length);
-  expect("tasks", manifest.counts.tasks, domains.reduce((n, d) => n + d.tasks.length, 0));
-  expect("documents", manifest.counts.documents, domains.reduce((n, d) => n + d.documents.length, 0));
-  const checks = domains.reduce((n, d) => n + d.tasks.reduce((m, t) => m + t.checks.goal.length + t.checks.process.length + t.checks.protection.length, 0), 0);
-  expect("checks", manifest.counts.checks, checks);
+  expect("tasks", manifest.counts.tasks, domains.reduce((n, d) => n + d.tasks, 0));
+  expect("documents", manifest.counts.documents, domains.reduce((n, d) => n + d.documents, 0));
+  expect("checks", manifest.counts.checks, domains.reduce((n, d) => n + d.checks, 0));
   for (const d of domains) {
     const entry = manifest.counts.by_domain[d.id];
     if (!entry) continue;
-    expect(`by_domain.${d.id}.tasks`, entry.tasks, d.tasks.length);
-    expect(`by_domain.${d.id}.documents`, entry.documents, d.documents.length);
-    if (d.card && entry.industry !== d.card.industry) out.push({ file: MANIFEST_FILE, reason: `counts.by_domain.${d.id}.industry is "${entry.industry}", the domain card says "${d.card.industry}"` });
+    expect(`by_domain.${d.id}.tasks`, entry.tasks, d.tasks);
+    expect(`by_domain.${d.id}.documents`, entry.documents, d.documents);
+    if (d.industry !== null && entry.industry !== d.industry) out.push({ file: MANIFEST_FILE, reason: `counts.by_domain.${d.id}.industry is "${entry.industry}", the domain card says "${d.industry}"` });
   }
   return out;
 }
@@ -107,7 +138,9 @@ export function auditRelease(dir: string, opts: AuditOptions = {}): AuditReport 
   if (!opts.staging && STAGING_FOLDER.test(basename(resolve(dir)))) {
     return { ok: false, release: null, pinned_root: pinned, tasks: 0, hash_failures: [{ file: ".", reason: "this is the staging folder of an export that did not finish (.X.Y.Z.partial-PID), not a release" }], ...empty };
   }
-  const integrity = verifyIntegrity(dir);
+  // Per-task files (tasks, golden and violation traces) are hashed here and read again one task at a
+  // time below: memory holds the domains' own files and one task, whatever the number of tasks.
+  const integrity = verifyIntegrity(dir, { keep: (path) => parseDomainPath(path) === null });
   const { manifest } = integrity;
   const release = manifest ? { name: manifest.name, version: manifest.version, root_hash: manifest.root_hash } : null;
   if (manifest && pinned !== null && manifest.root_hash !== pinned) {
@@ -117,13 +150,12 @@ export function auditRelease(dir: string, opts: AuditOptions = {}): AuditReport 
     return { ok: false, release, pinned_root: pinned, tasks: manifest?.counts.tasks ?? 0, hash_failures: integrity.failures, ...empty };
   }
   const problems: FileFailure[] = [];
-  const contents = { manifest, contents: integrity.contents };
-  const domains = releaseDomainIds(manifest).map((id) => parseReleaseDomain(contents, id, problems));
-  problems.push(...countProblems(manifest, domains));
-  for (const d of domains) checkDerivedFiles(d, integrity.contents, problems);
-  const perTask = domains.flatMap((d) => auditDomain(d, problems));
+  const contents: ReleaseContents = { manifest, contents: integrity.contents };
+  const domains = releaseDomainIds(manifest).map((id) => auditDomain(contents, id, problems));
+  problems.push(...countProblems(manifest, domains.map((d) => d.counts)));
+  const perTask = domains.flatMap((d) => d.audits);
   const mutants = perTask.flatMap((t) => t.mutants);
-  const tasks = domains.reduce((n, d) => n + d.tasks.length, 0);
+  const tasks = domains.reduce((n, d) => n + d.counts.tasks, 0);
   const goldenPassed = perTask.filter((t) => t.golden.passed).length;
   const notStored = perTask.reduce((n, t) => n + t.mutants_not_stored.length, 0);
   return {

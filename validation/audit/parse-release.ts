@@ -2,8 +2,8 @@ import type { z } from "zod";
 import { validateAgainst } from "../../pipeline/core/schema-issues.js";
 import { DomainCard, Task, Trace, ValidationReport, WorldModel, type ReleaseManifest } from "../../pipeline/schemas/index.js";
 import { KnowledgeBaseFile, type KnowledgeDocumentEntry } from "./knowledge-document.js";
-import { domainFiles, parseDomainPath } from "./release-layout.js";
-import type { FileFailure } from "./verify-integrity.js";
+import { domainFiles, goldenFile, parseDomainPath, taskFile } from "./release-layout.js";
+import type { FileFailure, ReleaseFiles } from "./verify-integrity.js";
 
 /** The artifacts of one domain of a release, parsed and schema-checked (the database stays bytes). */
 export interface ReleaseDomain {
@@ -24,10 +24,10 @@ export interface ReleaseDomain {
 /** A release read into memory: its manifest and the bytes of every listed file. */
 export interface ReleaseContents {
   manifest: ReleaseManifest;
-  contents: ReadonlyMap<string, Buffer>;
+  contents: ReleaseFiles;
 }
 
-function parseFile<T extends z.ZodType>(contents: ReadonlyMap<string, Buffer>, file: string, schema: T, problems: FileFailure[], required: boolean): z.infer<T> | null {
+function parseFile<T extends z.ZodType>(contents: ReleaseFiles, file: string, schema: T, problems: FileFailure[], required: boolean): z.infer<T> | null {
   const bytes = contents.get(file);
   if (!bytes) {
     if (required) problems.push({ file, reason: "required file is missing from the release" });
@@ -58,8 +58,39 @@ export function releaseDomainIds(manifest: ReleaseManifest): string[] {
   return [...ids].sort();
 }
 
-/** Parse one domain of a release; every problem names its file. */
-export function parseReleaseDomain(release: ReleaseContents, id: string, problems: FileFailure[]): ReleaseDomain {
+/** The per-task files a release holds for one domain, by task id (from the verified file list, nothing read). */
+export interface DomainListing {
+  /** Task ids with a task file, sorted. */
+  tasks: string[];
+  /** Task ids with a golden trace. */
+  golden: Set<string>;
+  /** Violation files by task id, in file order. */
+  violations: Map<string, string[]>;
+}
+
+/** What one task of a release holds: its task, golden trace and violation traces, each parsed and checked against where it is filed. */
+export interface ReleaseTaskFiles {
+  task: Task | null;
+  golden: Trace | null;
+  violations: Array<{ file: string; trace: Trace }>;
+}
+
+/** List one domain's per-task files. */
+export function listDomainTasks(release: ReleaseContents, id: string): DomainListing {
+  const out: DomainListing = { tasks: [], golden: new Set(), violations: new Map() };
+  for (const file of release.contents.keys()) {
+    const p = parseDomainPath(file);
+    if (!p || p.domain !== id) continue;
+    if (p.kind === "task") out.tasks.push(p.task);
+    else if (p.kind === "golden") out.golden.add(p.task);
+    else out.violations.set(p.task, [...(out.violations.get(p.task) ?? []), file]);
+  }
+  out.tasks.sort();
+  return out;
+}
+
+/** Parse a domain's own files (card, world, state, documents, validation report), without its tasks; every problem names its file. */
+export function parseDomainFiles(release: ReleaseContents, id: string, problems: FileFailure[]): ReleaseDomain {
   const { contents } = release;
   const paths = domainFiles(id);
   const domain: ReleaseDomain = {
@@ -74,24 +105,67 @@ export function parseReleaseDomain(release: ReleaseContents, id: string, problem
     validation: parseFile(contents, paths.validation, ValidationReport, problems, true),
   };
   if (!domain.state) problems.push({ file: paths.state, reason: "required file is missing from the release" });
+  return domain;
+}
+
+/** Parse one task's files (task, golden trace, violation traces) as `listing` names them; every problem names its file. */
+export function readReleaseTask(release: ReleaseContents, id: string, task: string, listing: DomainListing, problems: FileFailure[]): ReleaseTaskFiles {
+  const out: ReleaseTaskFiles = { task: null, golden: null, violations: [] };
+  if (listing.golden.has(task)) out.golden = goldenTrace(release.contents, goldenFile(id, task), task, problems);
+  if (listing.tasks.includes(task)) out.task = taskOf(release.contents, taskFile(id, task), id, task, problems);
+  for (const file of listing.violations.get(task) ?? []) {
+    const trace = violationTrace(release.contents, file, task, problems);
+    if (trace) out.violations.push({ file, trace });
+  }
+  return out;
+}
+
+function taskOf(contents: ReleaseFiles, file: string, id: string, name: string, problems: FileFailure[]): Task | null {
+  const task = parseFile(contents, file, Task, problems, true);
+  if (!task) return null;
+  if (task.id !== name || task.domain !== id) {
+    problems.push({ file, reason: `task ${task.domain}/${task.id} is filed as ${id}/${name}` });
+    return null;
+  }
+  return task;
+}
+
+function goldenTrace(contents: ReleaseFiles, file: string, task: string, problems: FileFailure[]): Trace | null {
+  const trace = parseFile(contents, file, Trace, problems, true);
+  if (!trace) return null;
+  if (trace.task !== task || trace.role !== "golden") {
+    problems.push({ file, reason: `holds a ${trace.role} trace of task ${trace.task}, not the golden trace of ${task}` });
+    return null;
+  }
+  return trace;
+}
+
+function violationTrace(contents: ReleaseFiles, file: string, task: string, problems: FileFailure[]): Trace | null {
+  const trace = parseFile(contents, file, Trace, problems, true);
+  if (!trace) return null;
+  if (trace.task !== task || trace.role !== "violation") {
+    problems.push({ file, reason: `holds a ${trace.role} trace of task ${trace.task}, not a violation trace of ${task}` });
+    return null;
+  }
+  return trace;
+}
+
+/** Parse one domain of a release with every task in memory (the diff, the review pages); every problem names its file. The audit reads task by task instead. */
+export function parseReleaseDomain(release: ReleaseContents, id: string, problems: FileFailure[]): ReleaseDomain {
+  const { contents } = release;
+  const domain = parseDomainFiles(release, id, problems);
   for (const file of [...contents.keys()].sort()) {
     const p = parseDomainPath(file);
     if (!p || p.domain !== id) continue;
     if (p.kind === "task") {
-      const task = parseFile(contents, file, Task, problems, true);
-      if (!task) continue;
-      if (task.id !== p.task || task.domain !== id) problems.push({ file, reason: `task ${task.domain}/${task.id} is filed as ${id}/${p.task}` });
-      else domain.tasks.push(task);
+      const task = taskOf(contents, file, id, p.task, problems);
+      if (task) domain.tasks.push(task);
     } else if (p.kind === "golden") {
-      const trace = parseFile(contents, file, Trace, problems, true);
-      if (!trace) continue;
-      if (trace.task !== p.task || trace.role !== "golden") problems.push({ file, reason: `holds a ${trace.role} trace of task ${trace.task}, not the golden trace of ${p.task}` });
-      else domain.golden.set(p.task, trace);
+      const trace = goldenTrace(contents, file, p.task, problems);
+      if (trace) domain.golden.set(p.task, trace);
     } else {
-      const trace = parseFile(contents, file, Trace, problems, true);
-      if (!trace) continue;
-      if (trace.task !== p.task || trace.role !== "violation") problems.push({ file, reason: `holds a ${trace.role} trace of task ${trace.task}, not a violation trace of ${p.task}` });
-      else domain.violations.set(p.task, [...(domain.violations.get(p.task) ?? []), { file, trace }]);
+      const trace = violationTrace(contents, file, p.task, problems);
+      if (trace) domain.violations.set(p.task, [...(domain.violations.get(p.task) ?? []), { file, trace }]);
     }
   }
   return domain;

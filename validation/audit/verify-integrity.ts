@@ -16,10 +16,54 @@ export interface FileFailure {
   reason: string;
 }
 
+/**
+ * The listed files of a release that could be read, as verified. Some are kept in memory; the
+ * others (see IntegrityOptions.keep) are read again when asked for and must still have the
+ * manifest's sha256, so a release of any size is checked with one file in memory at a time.
+ */
+export interface ReleaseFiles {
+  /** The file's bytes (null-free: undefined when the release does not hold it). Throws RELEASE_CHANGED when a file read again no longer matches the manifest. */
+  get(path: string): Buffer | undefined;
+  has(path: string): boolean;
+  /** Paths in sorted order. */
+  keys(): IterableIterator<string>;
+}
+
+class VerifiedFiles implements ReleaseFiles {
+  constructor(
+    private readonly dir: string,
+    private readonly expected: Readonly<Record<string, string>>,
+    private readonly kept: ReadonlyMap<string, Buffer>,
+    private readonly present: ReadonlySet<string>,
+  ) {}
+
+  get(path: string): Buffer | undefined {
+    const kept = this.kept.get(path);
+    if (kept || !this.present.has(path)) return kept;
+    const bytes = readFileSync(join(this.dir, path));
+    const actual = sha256(bytes);
+    if (actual !== this.expected[path]) throw new FoundryError("RELEASE_CHANGED", `changed while the release was read: sha256 ${actual} differs from the manifest's ${this.expected[path]}`, { file: path });
+    return bytes;
+  }
+
+  has(path: string): boolean {
+    return this.present.has(path);
+  }
+
+  keys(): IterableIterator<string> {
+    return this.present.keys();
+  }
+}
+
+export interface IntegrityOptions {
+  /** Which verified files to keep in memory (default: all). The others are hashed now and read again on demand. */
+  keep?: (path: string) => boolean;
+}
+
 export interface IntegrityResult {
   manifest: ReleaseManifest | null;
-  /** Bytes of every listed file that could be read, as verified: the rest of the audit reads only these. */
-  contents: Map<string, Buffer>;
+  /** Every listed file that could be read, as verified: the rest of the audit reads only these. */
+  contents: ReleaseFiles;
   failures: FileFailure[];
 }
 
@@ -49,12 +93,13 @@ function readManifest(dir: string, failures: FileFailure[]): ReleaseManifest | n
  * list, every listed file exists with the listed sha256, no file is there that the manifest does
  * not list, and every SQLite database is whole. Each failure names the file. Reads only.
  */
-export function verifyIntegrity(dir: string): IntegrityResult {
+export function verifyIntegrity(dir: string, opts: IntegrityOptions = {}): IntegrityResult {
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new FoundryError("RELEASE_NOT_FOUND", "no such release folder", { file: dir });
   const failures: FileFailure[] = [];
-  const contents = new Map<string, Buffer>();
+  const kept = new Map<string, Buffer>();
+  const present = new Set<string>();
   const manifest = readManifest(dir, failures);
-  if (!manifest) return { manifest, contents, failures };
+  if (!manifest) return { manifest, contents: new VerifiedFiles(dir, {}, kept, present), failures };
 
   if (manifestRootHash(manifest.files) !== manifest.root_hash) {
     failures.push({ file: MANIFEST_FILE, reason: "root_hash does not match the canonical JSON of `files`: the manifest was edited" });
@@ -83,7 +128,9 @@ export function verifyIntegrity(dir: string): IntegrityResult {
       const problem = sqliteProblem(bytes);
       if (problem) failures.push({ file: path, reason: problem });
     }
-    contents.set(path, bytes);
+    present.add(path);
+    // A file that failed its hash is kept whatever `keep` says: a re-read would fail again, and the diff still reads it.
+    if (actual !== expected || !opts.keep || opts.keep(path)) kept.set(path, bytes);
   }
   const listing = listFolder(dir);
   for (const path of listing.files) {
@@ -91,5 +138,5 @@ export function verifyIntegrity(dir: string): IntegrityResult {
   }
   for (const path of listing.others) failures.push({ file: path, reason: "not a regular file (symbolic link or special file)" });
   failures.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
-  return { manifest, contents, failures };
+  return { manifest, contents: new VerifiedFiles(dir, manifest.files, kept, present), failures };
 }
