@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
@@ -68,6 +68,11 @@ describe("synth evaluate --backend postgres", () => {
         expect(results.rows[0]).toEqual({ n: 20, k: 20 });
         const written = await db.query("SELECT w.pid FROM foundry.results r JOIN foundry.workers w ON w.id = r.worker WHERE r.key = $1", [held]);
         expect(written.rows[0]?.pid).not.toBe(victim);
+        // The model's answers are cached in the database, shared by the workers, not in a file of each.
+        const cached = await db.query("SELECT count(*)::int AS n, count(DISTINCT model)::int AS models FROM foundry.responses");
+        expect(cached.rows[0]?.n).toBeGreaterThan(20);
+        expect(cached.rows[0]?.models).toBe(1);
+        for (const i of [0, 1, 2]) expect(existsSync(join(dir, `cache-worker-${i}`, "llm-cache.sqlite"))).toBe(false);
       } finally {
         await db.end();
         for (const w of workers) w.child.kill("SIGTERM");
