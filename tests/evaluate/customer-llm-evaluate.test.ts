@@ -23,18 +23,18 @@ const call = (id: string, name: string, args: Record<string, unknown>): ServerRe
 const offers = (r: SeenRequest, tool: string) => ((r.body.tools as Array<{ function: { name: string } }> | undefined) ?? []).some((t) => t.function.name === tool);
 
 /**
- * fx-treasury-001 (defer PAY-10001, cancel PAY-10004 with the customer's reason) as a model agent
+ * fx-treasury-012 (cancel PAY-10012 with the customer's reason, defer PAY-10011) as a model agent
  * solves it. Run 0 asks for the reason; run 1 only greets, and its customer volunteers the reason.
  */
 function agentScript(run: number): ServerReply[] {
   const question = run === 0 ? "Could you give me the reason for the cancellation?" : "Hello, I am looking into your payments now.";
   return [
-    call(`a${run}1`, "get_payment", { payment_id: "PAY-10001" }),
-    call(`a${run}2`, "defer_payment", { payment_id: "PAY-10001" }),
-    call(`a${run}3`, "get_payment", { payment_id: "PAY-10004" }),
-    call(`a${run}4`, "send_message", { text: question }),
-    call(`a${run}5`, "cancel_payment", { payment_id: "PAY-10004", reason: "client_request" }),
-    call(`a${run}6`, "finish", { summary: "Deferred PAY-10001 and cancelled PAY-10004." }),
+    call(`a${run}1`, "get_payment", { payment_id: "PAY-10012" }),
+    call(`a${run}2`, "send_message", { text: question }),
+    call(`a${run}3`, "cancel_payment", { payment_id: "PAY-10012", reason: "client_request" }),
+    call(`a${run}4`, "get_payment", { payment_id: "PAY-10011" }),
+    call(`a${run}5`, "defer_payment", { payment_id: "PAY-10011" }),
+    call(`a${run}6`, "finish", { summary: "Cancelled PAY-10012 and deferred PAY-10011." }),
   ];
 }
 
@@ -46,7 +46,7 @@ function settings(runs: number) {
     fault_events: 2,
     fault_duration: 2,
     runs,
-    tasks: ["fx-treasury-001"],
+    tasks: ["fx-treasury-012"],
     domains: null,
     max_turns: null,
     max_tool_calls: null,
@@ -114,13 +114,13 @@ describe("synth evaluate with the llm customer (both models over HTTP, the real 
     out = mkdtempSync(join(tmpdir(), "e3-eval-"));
     const outcome = await evaluate({ release: "sample", releases: RELEASES, out, config: testConfig({ base_url: server.baseUrl, max_retries: 1 }), runtime: { cache: null, env: {} }, settings: settings(1) });
     // The agent got as far as its question; the customer's model was tried max_retries + 1 times.
-    expect([a, u]).toEqual([4, 2]);
+    expect([a, u]).toEqual([2, 2]);
     const [r] = outcome.results;
     expect([r!.status, r!.end, r!.error?.class]).toEqual(["errored", "errored", "server_error"]);
-    expect(r!.error!.message).toMatch(/^user-sim openai:gpt-4\.1-mini: openai:gpt-4\.1-mini failed for stage evaluate, item fx-treasury-001 after 2 attempts: server_error \(HTTP 500\)/);
+    expect(r!.error!.message).toMatch(/^user-sim openai:gpt-4\.1-mini: openai:gpt-4\.1-mini failed for stage evaluate, item fx-treasury-012 after 2 attempts: server_error \(HTTP 500\)/);
     const summary = EvaluationResult.parse(JSON.parse(readFileSync(outcome.summaryPath, "utf8")));
     expect(summary.episodes).toEqual({ total: 1, completed: 0, errored: 1 });
-    expect(summary.errored).toEqual([{ task: "fx-treasury-001", condition: "E0", run: 0, class: "server_error", message: r!.error!.message }]);
+    expect(summary.errored).toEqual([{ task: "fx-treasury-012", condition: "E0", run: 0, class: "server_error", message: r!.error!.message }]);
     expect(summary.overall.strict_success).toMatchObject({ rate: null, n: 0 });
   });
 });

@@ -53,7 +53,7 @@ describe("auditRelease", () => {
     { name: "an extra file", tamper: (d) => writeFileSync(join(d, `domains/${DOMAIN}/tasks/bonus.json`), "{}"), file: `domains/${DOMAIN}/tasks/bonus.json`, reason: /^not listed in the manifest \(extra file\)$/ },
     {
       name: "an edited manifest",
-      tamper: (d) => writeFileSync(join(d, "manifest.json"), readFileSync(join(d, "manifest.json"), "utf8").replace(/("README\.md": ")[0-9a-f]/, "$10")),
+      tamper: (d) => writeFileSync(join(d, "manifest.json"), readFileSync(join(d, "manifest.json"), "utf8").replace(/("README\.md": ")([0-9a-f])/, (_m, head: string, c: string) => `${head}${c === "0" ? "1" : "0"}`)),
       file: "manifest.json",
       reason: /^root_hash does not match the canonical JSON of `files`: the manifest was edited$/,
     },

@@ -47,13 +47,13 @@ describe("synth show: bad input", () => {
   it("a tampered release is shown only after a warning naming the file", () => {
     const { dir, golden } = tamperedCopy();
     try {
-      const r = runCli(["show", dir, "ed-triage-002"]);
+      const r = runCli(["show", dir, "ed-triage-006"]);
       expect(r.code).toBe(0);
       const lines = r.stderr.split("\n");
       expect(lines[0]).toBe(`warning: ${dir} does not match its manifest (1 file); showing it anyway, --strict refuses it:`);
       expect(lines[1]).toMatch(new RegExp(`^warning: ${escapeRe(golden)}: \\[RELEASE_TAMPERED\\] content changed: sha256 [0-9a-f]{64} differs from the manifest's [0-9a-f]{64}$`));
       expect(lines.slice(2)).toEqual([""]);
-      expect(r.stdout.split("\n")[0]).toBe("Task ed-triage-002 (ed-triage) — Discharge a patient home (ATT-5108)");
+      expect(r.stdout.split("\n")[0]).toBe("Task ed-triage-006 (ed-triage) — SBAR handover before the 09:30 shift change (ATT-5104)");
     } finally {
       removeTree(join(dir, ".."));
     }
@@ -62,7 +62,7 @@ describe("synth show: bad input", () => {
   it("--strict refuses a tampered release, exit 1 naming the file, nothing shown", () => {
     const { dir, golden } = tamperedCopy();
     try {
-      const r = runCli(["show", dir, "ed-triage-002", "--strict"]);
+      const r = runCli(["show", dir, "ed-triage-006", "--strict"]);
       expect(r.code).toBe(1);
       expect(r.stdout).toBe("");
       expect(r.stderr).toContain(`${golden}: [RELEASE_TAMPERED] refusing to show: content changed: sha256`);

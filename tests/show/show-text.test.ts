@@ -24,55 +24,57 @@ function block(lines: string[], first: string, n: number): string[] {
 }
 
 describe("synth show RELEASE TASK as text, one task per sample domain", () => {
-  it("customs-clearance-001: first golden events, the clause quoted with its line numbers, a check with its deciding event", () => {
-    const lines = show("customs-clearance-001");
-    expect(lines).toContain("  commercial_invoice_number = \"INV-BW-88530\" [hidden from agent] \"The commercial invoice number is INV-BW-88530.\" (asked about: commercial invoice number, invoice number)");
-    expect(lines).toContain("  distractor temporary-storage-procedure@4.3 \"Temporary Storage Time Limits and Lodging a Declaration\" (2024-03-01 to 2026-01-14) scope: Goods presented at the Port of Halvik and held in a temporary storage facility pending a standard import declaration.");
+  it("customs-clearance-004: the golden trace reads the procedure in force first, quotes the clause with its line numbers, and a check names its deciding event and the violation trace that fails it", () => {
+    const lines = show("customs-clearance-004");
+    expect(lines).toContain('  corrected_commodity_code = "6912002300" [hidden from agent] "The corrected commodity code is 6912002300." (asked about: corrected commodity code)');
+    expect(lines).toContain("  distractor duty-security-policy@2.4 \"Securing Import Duty — Deferment Accounts and Cash Deposits\" (2024-07-01 to 2025-09-30) scope: Duty on standard import declarations lodged at the Import Clearance Desk.");
     expect(lines.find((l) => l.startsWith("[1] "))).toBe("[1] t=0 customer customer_message message → executed");
-    expect(block(lines, '[2] t=0 agent tool_call list_storage_items {"importer_id":"IMP-101"} → executed', 6).slice(2)).toEqual([
-      "    plan step 1 (lodge-from-storage/s1): Retrieve the importer's storage items with `list_storage_items` and identify the item the declarant names.",
-      "    clause temporary-storage-procedure@5.0 lines 91-92:",
-      `        91 | ${docLine("customs-clearance", "temporary-storage-procedure-v5.md", 91)}`,
-      `        92 | ${docLine("customs-clearance", "temporary-storage-procedure-v5.md", 92)}`,
+    expect(block(lines, '[2] t=0 agent tool_call read_document {"id":"declaration-amendment-procedure","version":"1.4"} → executed', 7).slice(2)).toEqual([
+      '    plan step 1 (amend-declaration/s1): the procedure "Amend a declaration before release" is followed from here: read it in the version in force',
+      "    clause declaration-amendment-procedure@1.4 lines 72-74 (AM-2.1):",
+      `        72 | ${docLine("customs-clearance", "declaration-amendment-procedure.md", 72)}`,
+      `        73 | ${docLine("customs-clearance", "declaration-amendment-procedure.md", 73)}`,
+      `        74 | ${docLine("customs-clearance", "declaration-amendment-procedure.md", 74)}`,
     ]);
-    expect(docLine("customs-clearance", "temporary-storage-procedure-v5.md", 91)).toBe("1. Retrieve the importer's storage items with `list_storage_items` and identify the item the");
-    expect(block(lines, "  process-lodge_declaration-TS-26-0413-count [execution_count] passed: lodge_declaration runs exactly 1 time(s) for TS-26-0413.", 7)).toEqual([
-      "  process-lodge_declaration-TS-26-0413-count [execution_count] passed: lodge_declaration runs exactly 1 time(s) for TS-26-0413.",
-      "      rule lodge-from-storage/s6, clause temporary-storage-procedure@5.0 lines 103-105:",
-      "         103 | 6. Lodge the declaration with `lodge_declaration`.",
-      "         104 |    - If the lodgement is refused because the time limit has ended in the meantime, then proceed as",
-      "         105 |      in TS-3.4 and stop.",
-      '      decided at event 12: lodge_declaration with storage_id = "TS-26-0413" executed 1 time (event 12), expected exactly 1',
-      "      no violation trace targets this check",
+    expect(docLine("customs-clearance", "declaration-amendment-procedure.md", 72)).toBe("1. Retrieve the declaration with `get_declaration` (AM-2.1).");
+    expect(block(lines, "  process-claim_preference-DEC-26-004121-count [execution_count] passed: claim_preference runs exactly 1 time(s) for DEC-26-004121.", 7)).toEqual([
+      "  process-claim_preference-DEC-26-004121-count [execution_count] passed: claim_preference runs exactly 1 time(s) for DEC-26-004121.",
+      "      rule PO-3.2, clause preferential-origin-procedure@3.2 lines 110-112 (PO-3.2):",
+      "         110 | 4. Record the claim with `claim_preference` (PO-3.2, PO-4.1).",
+      "         111 |    - If the customs value is EUR 6,000.00 or less, then stop; the declaration continues with the",
+      "         112 |      security of the duty.",
+      '      decided at event 19: claim_preference with declaration_id = "DEC-26-004121" executed 1 time (event 19), expected exactly 1',
+      '      violation domains/customs-clearance/violations/customs-clearance-004/execute_twice.json (execute_twice): failed: claim_preference with declaration_id = "DEC-26-004121" executed 2 times (events 19, 20), expected exactly 1',
     ]);
   });
 
-  it("ed-triage-002: the rows an event inserted, and a check with the violation trace it kills", () => {
-    const lines = show("ed-triage-002");
+  it("ed-triage-001: hidden facts, the procedure read first, and a check with the violation trace it kills", () => {
+    const lines = show("ed-triage-001");
+    expect(lines).toContain('  family_name = "Holloway" [hidden from agent] "The family name is Holloway." (asked about: family name, family name as the patient or relative gives it)');
     expect(lines.find((l) => l.startsWith("[1] "))).toBe("[1] t=0 customer customer_message message → executed");
-    expect(block(lines, '[2] t=0 agent tool_call get_attendance {"attendance_id":"ATT-5108"} → executed', 5).slice(3)).toEqual([
-      "    clause discharge-redirection-procedure@1.3 lines 43-45 (DIS-2.1):",
-      `        43 | ${docLine("ed-triage", "discharge-redirection-procedure.md", 43)}`,
+    expect(block(lines, '[2] t=0 agent tool_call read_document {"id":"triage-reassessment-procedure","version":"2.1"} → executed', 5).slice(3)).toEqual([
+      "    clause triage-reassessment-procedure@2.1 lines 39-42 (TRP-1.2):",
+      `        39 | ${docLine("ed-triage", "triage-reassessment-procedure.md", 39)}`,
     ]);
-    expect(block(lines, '[5] t=0 agent tool_call record_observations {"attendance_id":"ATT-5108","pain_score":3} → executed', 4).slice(2)).toEqual(["    insert observations[OBS-20005]", '      attendance_id = "ATT-5108"']);
-    expect(block(lines, "  process-record_observations-ATT-5108-count [execution_count] passed: record_observations runs exactly 1 time(s) for ATT-5108.", 5)).toEqual([
-      "  process-record_observations-ATT-5108-count [execution_count] passed: record_observations runs exactly 1 time(s) for ATT-5108.",
-      "      rule DIS-2.2, clause discharge-redirection-procedure@1.3 lines 46-46 (DIS-2.2):",
-      "          46 | 2. Ask the patient for their pain score and record a new set with `record_observations` (DIS-2.2).",
-      '      decided at event 5: record_observations with attendance_id = "ATT-5108" executed 1 time (event 5), expected exactly 1',
-      '      violation domains/ed-triage/violations/ed-triage-002/execute_twice.json (execute_twice): failed: record_observations with attendance_id = "ATT-5108" executed 2 times (events 5, 6), expected exactly 1',
+    expect(block(lines, "  process-escalate_to_physician-ATT-5113-count [execution_count] passed: escalate_to_physician runs exactly 1 time(s) for ATT-5113.", 6)).toEqual([
+      "  process-escalate_to_physician-ATT-5113-count [execution_count] passed: escalate_to_physician runs exactly 1 time(s) for ATT-5113.",
+      "      rule ESC-2.1, clause triage-reassessment-procedure@2.1 lines 59-60 (ESC-2.1):",
+      "          59 | 8. Escalate the level 1 or 2 patient to the Emergency Physician in Charge with",
+      "          60 |    `escalate_to_physician` within 10 minutes of the level being assigned (ESC-2.1).",
+      '      decided at event 33: escalate_to_physician with attendance_id = "ATT-5113" executed 1 time (event 33), expected exactly 1',
+      '      violation domains/ed-triage/violations/ed-triage-001/execute_twice.json (execute_twice): failed: escalate_to_physician with attendance_id = "ATT-5113" executed 2 times (events 33, 34), expected exactly 1',
     ]);
   });
 
-  it("fx-treasury-001: first agent event with its clause, and the deciding event of a process check", () => {
+  it("fx-treasury-001: first agent events with their clause, and the deciding event of a process check", () => {
     const lines = show("fx-treasury-001");
     expect(lines.find((l) => l.startsWith("[1] "))).toBe("[1] t=0 customer customer_message message → executed");
-    expect(block(lines, '[2] t=0 agent tool_call get_payment {"payment_id":"PAY-10001"} → executed', 5).slice(2)).toEqual([
-      "    plan step 1 (next-day-scheduling/s1): Retrieve the payment with `get_payment` and confirm that it is unreleased, due today and not held by sanctions screening (PSP-2.1).",
-      "    clause payment-release-procedure@5.1 lines 128-128 (PSP-2.1):",
-      "       128 | 1. Retrieve the payment with `get_payment` and confirm that it is unreleased, due today and not held by sanctions screening (PSP-2.1).",
+    expect(block(lines, '[3] t=0 agent tool_call get_payment {"payment_id":"PAY-10001"} → executed', 5).slice(2)).toEqual([
+      '    plan step 2 (payment-release/s1): Retrieve the payment with `get_payment` and confirm that it belongs to the requesting client, that its value date is today (PRP-2.3) and that its status is "received". Note the EUR equivalent.',
+      "    clause payment-release-procedure@5.1 lines 69-70 (PRP-2.3):",
+      `        69 | ${docLine("fx-treasury", "payment-release-procedure.md", 69)}`,
     ]);
-    expect(lines).toContain('      decided at event 3: defer_payment with payment_id = "PAY-10001" executed 1 time (event 3), expected exactly 1');
-    expect(lines).toContain("    decides process check process-defer_payment-PAY-10001-count: passed");
+    expect(lines).toContain('      decided at event 14: release_payment with payment_id = "PAY-10001" executed at event 14 (release_payment)');
+    expect(lines).toContain("    decides process check process-validate_payment-PAY-10001-count: passed");
   });
 });
