@@ -10,14 +10,14 @@ const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 describe("synth show --json", () => {
   it("prints one object the TaskView schema accepts, with the same content as the text view", () => {
-    const r = runCli(["show", SAMPLE, "fx-treasury-003", "--json"]);
+    const r = runCli(["show", SAMPLE, "fx-treasury-005", "--json"]);
     expect(r.code).toBe(0);
     const view = TaskView.parse(JSON.parse(r.stdout));
     expect(view.release).toMatchObject({ name: "sample", version: VERSION });
-    expect(view.trace).toEqual({ kind: "golden", file: "domains/fx-treasury/golden/fx-treasury-003.json" });
-    const golden = JSON.parse(readFileSync(join(SAMPLE_DIR, "domains/fx-treasury/golden/fx-treasury-003.json"), "utf8")) as { events: unknown[] };
+    expect(view.trace).toEqual({ kind: "golden", file: "domains/fx-treasury/golden/fx-treasury-005.json" });
+    const golden = JSON.parse(readFileSync(join(SAMPLE_DIR, "domains/fx-treasury/golden/fx-treasury-005.json"), "utf8")) as { events: unknown[] };
     expect(view.events).toHaveLength(golden.events.length);
-    const task = JSON.parse(readFileSync(join(SAMPLE_DIR, "domains/fx-treasury/tasks/fx-treasury-003.json"), "utf8")) as { checks: Record<string, unknown[]>; reference_plan: unknown[] };
+    const task = JSON.parse(readFileSync(join(SAMPLE_DIR, "domains/fx-treasury/tasks/fx-treasury-005.json"), "utf8")) as { checks: Record<string, unknown[]>; reference_plan: unknown[] };
     expect(view.checks).toHaveLength(Object.values(task.checks).flat().length);
     // every reference-plan step is placed at one event, in order
     const plan = task.reference_plan as Array<{ step: number; operation: string }>;
