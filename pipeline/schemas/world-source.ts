@@ -78,6 +78,7 @@ export const ResultSource = z
   .object({
     sql: SqlText.optional(),
     many: z.boolean().optional().describe("Return every row (a list) instead of the first row; default true for `by` and `all`."),
+    json: z.array(z.string().min(1)).optional().describe("Result columns holding JSON text (from `json_group_array`, `json_object`): returned parsed, as lists and objects."),
     table: Identifier.optional().describe("Shorthand: the table read."),
     columns: z.array(z.string().min(1)).min(1).optional().describe("Shorthand: the columns returned (a column name, or `expression AS name`)."),
     param: Identifier.optional().describe("Parameter holding the key (or the `by` value); default the column's own name."),

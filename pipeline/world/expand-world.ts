@@ -170,14 +170,14 @@ class Expander {
     const shorthand = ["columns", "param", "by", "all", "order_by"].filter((k) => r[k as keyof ResultSource] !== undefined);
     if (r.sql !== undefined) {
       for (const k of shorthand) this.add("WORLD_SHORTHAND", `\`${k}\` belongs to the result shorthand (table + columns), not to \`sql\``, [...path, k]);
-      return { sql: r.sql, many: r.many ?? false };
+      return { sql: r.sql, many: r.many ?? false, ...(r.json !== undefined ? { json: r.json } : {}) };
     }
     const t = this.table(r.table as string, [...path, "table"]);
     if (!t) return null;
     if (!r.columns) return this.fail("the result shorthand needs `columns`", path);
     if (r.by !== undefined && r.all) return this.fail("give `by` or `all`, not both", path);
     const sql = resultSql(t, r.columns, { ...(r.by === undefined ? { param: this.param(t, r.param, [...path, "param"]) } : { param: r.param, by: r.by }), all: r.all === true, ...(r.order_by ? { orderBy: r.order_by } : {}) });
-    return { sql, many: r.many ?? (r.by !== undefined || r.all === true) };
+    return { sql, many: r.many ?? (r.by !== undefined || r.all === true), ...(r.json !== undefined ? { json: r.json } : {}) };
   }
 
   operation(op: OperationSource, i: number): Record<string, unknown> {

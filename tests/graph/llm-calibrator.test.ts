@@ -134,10 +134,12 @@ describe("the calibrator's llm strategy (real ChatOpenAI over HTTP, scripted ser
       { gate: "difficulty", passed: true, detail: "openai:gpt-4.1 solved 2 of 4 runs (50%): medium" },
     ]);
 
-    // Same settings: the calibrate stage is a cache hit per task, no request is made.
+    // Same settings: the build reuses the slots' records whole (reuse-tasks.ts), so the calibrate
+    // stage does not run and no request is made.
     const again = await build(server.baseUrl, 0);
     expect(server.requests).toHaveLength(perBuild);
-    expect(calibrateStats(again)).toMatchObject({ cache_hits: 3, model_calls: 0 });
+    expect(calibrateStats(again)).toBeUndefined();
+    expect(again.domains[0]!.records).toEqual(records);
     // Only the temperature changes: the calibrate stage misses and the model is asked again.
     const warmer = await build(server.baseUrl, 0.5);
     expect(calibrateStats(warmer)).toMatchObject({ cache_hits: 0, model_calls: perBuild });

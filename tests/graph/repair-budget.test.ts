@@ -1,3 +1,5 @@
+import { makeServices } from "../../pipeline/build/run-build.js";
+import { FoundryConfig } from "../../pipeline/core/config.js";
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -42,22 +44,12 @@ function uselessRepairer(calls: number[]): Repairer {
 
 /** Runs the graph up to calibrate (where the release rules start) with the given repairer. */
 async function runToCalibrate(root: string, repairer: Repairer): Promise<BuildStateType> {
-  const svc = {
-    designer: new DeterministicTaskDesigner(),
-    rubricWriter: plantingWriter,
-    solver: new DeterministicSolver(),
-    repairer,
-    strategies: {},
-    extractSop: (dir: string) => extractDomainSop(dir, {}),
-    progress: new Progress("silent"),
-    cache: { hits: 0, misses: 0, through: async <T>(_s: string, _i: unknown, f: () => Promise<T>) => ({ value: await f(), hit: false }) },
-    contexts: new Map(),
-    runStats: new Map(),
-    llmUsage: () => ({}),
-  };
+  // The build's own services (deterministic strategies, a real stage cache in the workspace), with
+  // the rubric writer and repairer under test swapped in.
+  const paths = { sources: join(root, "sources"), sop: join(root, "sop"), generated: join(root, "generated"), cache: join(root, "cache") };
+  const svc = { ...makeServices(FoundryConfig.parse({}), paths, new Progress("silent"), undefined), rubricWriter: plantingWriter, repairer };
   const app = graph.compile({ checkpointer: new MemorySaver(), interruptBefore: ["calibrate"] });
   const config = { configurable: { thread_id: "t" }, context: svc as unknown as Record<string, unknown>, recursionLimit: 200 };
-  const paths = { sources: join(root, "sources"), sop: join(root, "sop"), generated: join(root, "generated"), cache: join(root, "cache") };
   await app.invoke({ domain: "fx-treasury", paths, seed: null, review: false }, config);
   return (await app.getState(config)).values as BuildStateType;
 }

@@ -16,8 +16,8 @@ describe("synth show --html in headless Chromium", () => {
   browserTest("loads with no console error and no request, has its sections and anchors, quotes a clause visibly, escapes markup; screenshotted", async () => {
     const dir = mkdtempSync(join(tmpdir(), "show-browser-"));
     try {
-      const file = join(dir, "fx-treasury-003.html");
-      const r = runCli(["show", SAMPLE, "fx-treasury-003", "--html", file]);
+      const file = join(dir, "fx-treasury-005.html");
+      const r = runCli(["show", SAMPLE, "fx-treasury-005", "--html", file]);
       expect(r.code).toBe(0);
       expect(r.stdout).toBe(`wrote ${file}\n`);
       // the same view with markup planted in a customer's words: it must show as text
@@ -35,12 +35,12 @@ describe("synth show --html in headless Chromium", () => {
         expect(await page.$$eval("section[id]", (s) => s.map((x) => x.id).filter((id) => !id.startsWith("check-")))).toEqual(["task", "documents", "trace"]);
         expect(await page.$$eval("h2[id]", (h) => h.map((x) => x.id))).toEqual(["goal-checks", "process-checks", "protection-checks"]);
         expect(await page.locator("tr#event-1").count()).toBe(1);
-        expect(await page.locator("tr#event-16").count()).toBe(1);
+        expect(await page.locator("tr#event-22").count()).toBe(1);
         expect(await page.locator("section#check-process-release_approved_payment-approved").count()).toBe(1);
         // the event that decided the check links to the check's anchor, and the check back to it
-        expect(await page.locator('tr#event-10 a[href="#check-process-release_approved_payment-approved"]').count()).toBe(1);
-        expect(await page.locator('section#check-process-release_approved_payment-approved a[href="#event-10"]').count()).toBe(1);
-        const clause = page.locator("tr#event-7 blockquote.clause");
+        expect(await page.locator('tr#event-17 a[href="#check-process-release_approved_payment-approved"]').count()).toBe(1);
+        expect(await page.locator('section#check-process-release_approved_payment-approved a[href="#event-17"]').count()).toBe(1);
+        const clause = page.locator("tr#event-11 blockquote.clause");
         await expect.poll(() => clause.isVisible()).toBe(true);
         expect(await clause.innerText()).toBe("  81 | 8. Put the exact terms to the client's authorised approver with `propose_payment_release` (PAP-2.2).");
         expect(await page.locator("script").count()).toBe(0);
