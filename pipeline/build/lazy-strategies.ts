@@ -1,4 +1,4 @@
-import type { Calibrator, DomainContext, Repairer, RubricWriter, Solver, TaskDesigner } from "../agents/types.js";
+import type { Calibrator, DomainContext, Repairer, RubricWriter, Solver, TaskDesigner, WorldDrafter } from "../agents/types.js";
 
 /**
  * Strategies whose module is imported on their first call. A strategy module brings the planner,
@@ -38,4 +38,9 @@ export function lazyRepairer(load: () => Promise<Repairer>): Lazy<Repairer> {
 export function lazyCalibrator(load: () => Promise<Calibrator>, settings: (ctx: DomainContext) => unknown): Lazy<Calibrator> {
   const get = once(load);
   return { calibrate: async (ctx, task) => (await get()).calibrate(ctx, task), settings, load: get };
+}
+
+export function lazyWorldDrafter(load: () => Promise<WorldDrafter>): Lazy<WorldDrafter> {
+  const get = once(load);
+  return { draft: async (dir) => (await get()).draft(dir), load: get };
 }

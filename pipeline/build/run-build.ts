@@ -96,6 +96,7 @@ export function makeServices(config: FoundryConfig, paths: RunEntry["paths"], pr
     solver: s.solver,
     repairer: s.repairer,
     calibrator: s.calibrator,
+    worldDrafter: s.worldDrafter,
     strategies: s.names,
     extractSop: s.extractSop,
     progress,

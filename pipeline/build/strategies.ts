@@ -1,10 +1,10 @@
 import { FoundryError } from "../core/errors.js";
 import { modelFor, type AgentRole, type FoundryConfig } from "../core/config.js";
-import type { Calibrator, Repairer, RubricWriter, Solver, TaskDesigner } from "../agents/types.js";
+import type { Calibrator, Repairer, RubricWriter, Solver, TaskDesigner, WorldDrafter } from "../agents/types.js";
 import type { Sop } from "../schemas/index.js";
 import type { LlmRuntime } from "../llm/llm-runtime.js";
 import { calibrationRuns } from "../agents/calibrator/runs.js";
-import { lazyCalibrator, lazyDesigner, lazyRepairer, lazyRubricWriter, lazySolver, type Lazy } from "./lazy-strategies.js";
+import { lazyCalibrator, lazyDesigner, lazyRepairer, lazyRubricWriter, lazySolver, lazyWorldDrafter, type Lazy } from "./lazy-strategies.js";
 import { modelSettings, parseModelSpec, type ModelSettings } from "../llm/model-registry.js";
 
 /**
@@ -26,14 +26,20 @@ export interface Strategies {
   solver: Lazy<Solver>;
   repairer: Lazy<Repairer>;
   calibrator: Lazy<Calibrator>;
+  /**
+   * The environment builder's llm strategy, which drafts a missing world.yaml in the build
+   * (nodes/draft-world.ts); null without a model for the role: the deterministic draft is a
+   * person's starting point (`synth draft-world`), never built unreviewed.
+   */
+  worldDrafter: Lazy<WorldDrafter> | null;
   extractSop(dir: string): Promise<Sop>;
   /** Role → `deterministic` or the `provider:model` it runs on. */
   names: Record<string, string>;
 }
 
-/** Roles of the build whose work is deterministic by design: the environment is declarative and the gates never ask a model. */
-const DETERMINISTIC_BY_DESIGN: AgentRole[] = ["environment-builder", "verifier"];
-const BUILD_ROLES: AgentRole[] = ["sop-extractor", "task-designer", "rubric-writer", "solver", "repairer", "calibrator", ...DETERMINISTIC_BY_DESIGN];
+/** Roles of the build whose work is deterministic by design: the gates never ask a model. */
+const DETERMINISTIC_BY_DESIGN: AgentRole[] = ["verifier"];
+const BUILD_ROLES: AgentRole[] = ["sop-extractor", "environment-builder", "task-designer", "rubric-writer", "solver", "repairer", "calibrator", ...DETERMINISTIC_BY_DESIGN];
 
 /**
  * The strategy of every role for this configuration: deterministic unless a model is configured for
@@ -44,7 +50,7 @@ export function chooseStrategies(config: FoundryConfig, runtime: LlmRuntime | nu
   const names: Record<string, string> = {};
   for (const role of BUILD_ROLES) names[role] = modelFor(config, role);
   const fixed = DETERMINISTIC_BY_DESIGN.filter((r) => names[r] !== "deterministic" && config.models[r] !== undefined);
-  if (fixed.length > 0) throw new FoundryError("STRATEGY_UNAVAILABLE", `${fixed.join(", ")} run deterministically by design (the world is declarative; the gates never ask a model): remove their model setting`, { path: `models.${fixed[0]}` });
+  if (fixed.length > 0) throw new FoundryError("STRATEGY_UNAVAILABLE", `${fixed.join(", ")} run${fixed.length > 1 ? "" : "s"} deterministically by design (the gates never ask a model): remove the model setting`, { path: `models.${fixed[0]}` });
   for (const r of DETERMINISTIC_BY_DESIGN) names[r] = "deterministic";
   const simulators = (["user-sim", "env-sim"] as const).filter((r) => config.models[r] !== undefined && config.models[r] !== "deterministic");
   if (simulators.length > 0) {
@@ -76,6 +82,7 @@ export function chooseStrategies(config: FoundryConfig, runtime: LlmRuntime | nu
   const repairModel = model("repairer", "repair");
   const extractorModel = model("sop-extractor", "extract_sop");
   const calibratorModel = model("calibrator", "calibrate");
+  const drafterModel = model("environment-builder", "draft_world");
   // Retries and timeouts are the runtime's (one budget, `max_retries`); the strategies only choose how to ask.
   const llm = { native: config.structured_output === "native" };
   return {
@@ -92,6 +99,9 @@ export function chooseStrategies(config: FoundryConfig, runtime: LlmRuntime | nu
       // The same as each calibrator's own settings(): the card's runs for a model, nothing for the probe panel.
       (ctx) => (calibratorModel ? { runs: calibrationRuns(ctx) } : null),
     ),
+    worldDrafter: drafterModel
+      ? lazyWorldDrafter(async () => new (await import("../agents/environment-builder/llm.js")).LlmWorldDrafter({ model: drafterModel, ...llm, modelName: (parseModelSpec(modelFor(config, "environment-builder")) as { spec: string }).spec }))
+      : null,
     // The extractor (and the Markdown parser under it) loads only when an extraction runs: a
     // rebuild whose extraction is cached never parses a document.
     extractSop: async (dir) => {

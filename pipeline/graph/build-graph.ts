@@ -14,12 +14,15 @@ import { collect } from "../nodes/collect.js";
 import { afterRepair, afterVerify } from "./routes.js";
 import { timed } from "../nodes/timed.js";
 import { reviewEnvironment, reviewSop } from "../nodes/review.js";
+import { draftWorld, reviewWorld } from "../nodes/draft-world.js";
 
 /** One Send branch per task slot; straight to collect when the slots' records were reused. */
 const fanOutSlots = (s: BuildStateType) => (s.reused ? "collect" : s.slots.map((slot) => new Send("design_task", { ...s, slot, records: [] })));
 
 /** The synthesis graph: wiring only; every node lives in pipeline/nodes/. */
 export const graph = new StateGraph(BuildState)
+  .addNode("draft_world", timed("draft_world", draftWorld))
+  .addNode("review_world", timed("review_world", reviewWorld))
   .addNode("ingest", timed("ingest", ingest))
   .addNode("extract_sop", timed("extract_sop", extractSop))
   .addNode("review_sop", timed("review_sop", reviewSop))
@@ -32,7 +35,9 @@ export const graph = new StateGraph(BuildState)
   .addNode("repair", timed("repair", repair))
   .addNode("calibrate", timed("calibrate", calibrate))
   .addNode("collect", timed("collect", collect))
-  .addEdge(START, "ingest")
+  .addEdge(START, "draft_world")
+  .addEdge("draft_world", "review_world")
+  .addEdge("review_world", "ingest")
   .addEdge("ingest", "extract_sop")
   .addEdge("extract_sop", "review_sop")
   .addEdge("review_sop", "build_environment")

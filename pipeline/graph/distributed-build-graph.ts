@@ -9,6 +9,7 @@ import { calibrate } from "../nodes/calibrate.js";
 import { collect } from "../nodes/collect.js";
 import { timed } from "../nodes/timed.js";
 import { reviewEnvironment, reviewSop } from "../nodes/review.js";
+import { draftWorld, reviewWorld } from "../nodes/draft-world.js";
 
 /** One Send branch per task slot, each waiting for its queue item. */
 const fanOutSlots = (s: BuildStateType) => s.slots.map((slot) => new Send("slot_work", { ...s, slot, records: [] }));
@@ -20,6 +21,8 @@ const fanOutSlots = (s: BuildStateType) => s.slots.map((slot) => new Send("slot_
  * slots (calibrate) and collect run here. Wiring only.
  */
 export const distributedGraph = new StateGraph(BuildState)
+  .addNode("draft_world", timed("draft_world", draftWorld))
+  .addNode("review_world", timed("review_world", reviewWorld))
   .addNode("ingest", timed("ingest", ingest))
   .addNode("extract_sop", timed("extract_sop", extractSop))
   .addNode("review_sop", timed("review_sop", reviewSop))
@@ -28,7 +31,9 @@ export const distributedGraph = new StateGraph(BuildState)
   .addNode("slot_work", timed("slot_work", slotWork))
   .addNode("calibrate", timed("calibrate", calibrate))
   .addNode("collect", timed("collect", collect))
-  .addEdge(START, "ingest")
+  .addEdge(START, "draft_world")
+  .addEdge("draft_world", "review_world")
+  .addEdge("review_world", "ingest")
   .addEdge("ingest", "extract_sop")
   .addEdge("extract_sop", "review_sop")
   .addEdge("review_sop", "build_environment")

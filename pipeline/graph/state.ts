@@ -35,6 +35,8 @@ export const BuildState = Annotation.Root({
   seed: replace<number | null>(() => null),
   /** Pause for a person's review after SOP extraction and after the environment build. */
   review: replace<boolean>(() => false),
+  /** The review list of the world.yaml this build drafted (nodes/draft-world.ts); null when the domain had one. */
+  drafted: replace<string | null>(() => null),
   sourcesHash: replace<string>(() => ""),
   sopHash: replace<string>(() => ""),
   worldHash: replace<string>(() => ""),

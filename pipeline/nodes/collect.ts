@@ -98,7 +98,7 @@ export async function collect(state: BuildStateType, config?: NodeConfig): Promi
   return { written, stages: design };
 }
 
-const STAGE_ORDER = ["ingest", "extract_sop", "build_environment", "design_units", "design_tasks", "calibrate"];
+const STAGE_ORDER = ["draft_world", "ingest", "extract_sop", "build_environment", "design_units", "design_tasks", "calibrate"];
 
 function validationReport(domain: string, records: readonly TaskRecord[], summarize: (domain: string, tasks: TaskValidation[]) => ValidationReport): ValidationReport {
   const tasks = records

@@ -44,7 +44,7 @@ export function readDomainFiles(root: string): DomainFiles {
     try {
       st = lstatSync(abs);
     } catch {
-      if (required) out.issues.push({ code: "DOMAIN_MISSING_FILE", message: `required file ${rel} is missing`, file: rel });
+      if (required) out.issues.push({ code: "DOMAIN_MISSING_FILE", message: `required file ${rel} is missing${rel === "world.yaml" ? " (draft it from the documents with `synth draft-world <domain>`)" : ""}`, file: rel });
       return undefined;
     }
     if (st.isSymbolicLink()) {

@@ -12,6 +12,8 @@ describe("strategy per role", () => {
     expect(Object.values(s.names).every((n) => n === "deterministic")).toBe(true);
     expect((await s.designer.load()).constructor.name).toBe("DeterministicTaskDesigner");
     expect((await s.calibrator.load()).constructor.name).toBe("DeterministicCalibrator");
+    // No model for the environment builder: a missing world.yaml is not drafted in the build.
+    expect(s.worldDrafter).toBeNull();
   });
 
   it("refuses a model for a role that is deterministic by design, naming the role and the value", () => {
@@ -30,6 +32,8 @@ describe("strategy per role", () => {
 
   it("asks the LLM runtime for a configured role's model and fails clearly when it has none", () => {
     expect(() => chooseStrategies(config({ solver: "openai:gpt-4.1" }), null)).toThrow("a model is configured for solver but the LLM runtime could not provide it");
+    // The environment builder is a model role like the others (it drafts a missing world.yaml).
+    expect(() => chooseStrategies(config({ "environment-builder": "openai:gpt-4.1" }), null)).toThrow("a model is configured for environment-builder but the LLM runtime could not provide it");
   });
 });
 

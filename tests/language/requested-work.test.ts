@@ -29,4 +29,14 @@ describe("the probe reads the requested work by meaning", () => {
     // The old joiner alone is not needed, and not special: one sentence with both is read whole, in order.
     expect(requestedWork(sop().workflows, "Please fund our operating account ACC-001 and release our outgoing payment PAY-00004.").map((w) => w.procedures.map((p) => p.id))).toEqual([["account-funding", "payment-release"]]);
   });
+
+  it("reads the clauses of a sentence that chains pieces of work apart, each with its own record, and keeps a clause that asks for nothing with its sentence", () => {
+    const chained = "Please fund the operating account ACC-001, and then release an outgoing payment for PAY-00004; then record a desk note for PAY-00001.";
+    const work = requestedWork(sop().workflows, chained);
+    expect(work.map((w) => w.procedures.map((p) => p.id))).toEqual([["account-funding"], ["payment-release"], ["payment-note"]]);
+    expect(work.map((w) => w.text)).toEqual(["Please fund the operating account ACC-001", "release an outgoing payment for PAY-00004", "record a desk note for PAY-00001."]);
+    // "and then tell me" asks for no procedure: the sentence stays one piece.
+    const whole = "Please release an outgoing payment for PAY-00004, and then tell me when it is done.";
+    expect(requestedWork(sop().workflows, whole).map((w) => [w.text, w.procedures.map((p) => p.id)])).toEqual([[whole, ["payment-release"]]]);
+  });
 });

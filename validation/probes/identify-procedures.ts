@@ -46,18 +46,27 @@ export interface RequestedWork {
  */
 export function requestedWork(workflows: readonly SopWorkflow[], request: string): RequestedWork[] {
   const sentences = request.split(/(?<=[.?!])\s+(?=[A-Z])/);
-  const out: RequestedWork[] = [];
-  for (const text of sentences) {
-    // Asking for work takes an action: the title's verb, or two of its words. A sentence that only
-    // names an object ("It concerns account ACC-001.") says more about the work before it.
+  // Asking for work takes an action: the title's verb, or two of its words. A sentence that only
+  // names an object ("It concerns account ACC-001.") says more about the work before it.
+  const asked = (text: string): SopWorkflow[] => {
     const said = new Set(contentWords(text).map((w) => w.stem));
-    const procedures = identifyProcedures(workflows, text).filter((w) => {
+    return identifyProcedures(workflows, text).filter((w) => {
       const title = contentWords(w.title);
       return (title[0] !== undefined && said.has(title[0].stem)) || overlap(w.title, text).count >= 2;
     });
-    const last = out.at(-1);
-    if (procedures.length > 0) out.push({ text, procedures });
-    else if (last) last.text = `${last.text} ${text}`;
+  };
+  const out: RequestedWork[] = [];
+  for (const sentence of sentences) {
+    // One sentence may chain pieces of work ("release X, and then move Y"): its clauses are read
+    // apart when every clause asks for work of its own; otherwise the sentence is one piece.
+    const clauses = sentence.split(/,?\s+and then\s+|;\s*(?:and\s+)?then\s+|,\s+then\s+/i);
+    const pieces = clauses.length > 1 && clauses.every((c) => asked(c).length > 0) ? clauses : [sentence];
+    for (const text of pieces) {
+      const procedures = asked(text);
+      const last = out.at(-1);
+      if (procedures.length > 0) out.push({ text, procedures });
+      else if (last) last.text = `${last.text} ${text}`;
+    }
   }
   // A request whose sentences name no procedure alone is read whole.
   if (out.length === 0) {
