@@ -21,10 +21,13 @@ describe("synth evaluate --backend postgres", () => {
   let server: GoldenModelServer;
   let dir: string;
   let env: NodeJS.ProcessEnv;
+  /** customs-clearance's tasks in the sample release × the two conditions. */
+  let episodes = 0;
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "foundry-pg-eval-"));
     const release = loadEvalRelease(join(RELEASES, "sample", VERSION));
+    episodes = 2 * release.tasks.filter((t) => t.task.domain === "customs-clearance").length;
     server = await GoldenModelServer.start(release.tasks.map((t) => ({ opening: t.task.scenario.opening_request, golden: t.golden })), 60);
     // Short leases so the killed worker's item comes back quickly; two retries.
     writeFileSync(join(dir, "foundry.config.yaml"), "lease_seconds: 4\nitem_retries: 2\n");
@@ -59,18 +62,19 @@ describe("synth evaluate --backend postgres", () => {
         }, 300_000);
         workers[1]?.child.kill("SIGKILL");
         expect(await coordinator.exited, coordinator.output()).toBe(0);
-        expect(coordinator.output()).toMatch(/20\/20 done/);
+        expect(episodes).toBe(22);
+        expect(coordinator.output()).toContain(`${episodes}/${episodes} done`);
 
         // The killed worker's item was taken again after its lease expired and written once, by another worker.
         const attempts = await db.query("SELECT w.pid, a.outcome FROM foundry.attempts a JOIN foundry.workers w ON w.id = a.worker WHERE a.item_key = $1 ORDER BY a.id", [held]);
         expect(attempts.rows.map((r) => [r.pid === victim, r.outcome])).toEqual([[true, "lease_expired"], [false, "done"]]);
         const results = await db.query("SELECT count(*)::int AS n, count(DISTINCT key)::int AS k FROM foundry.results");
-        expect(results.rows[0]).toEqual({ n: 20, k: 20 });
+        expect(results.rows[0]).toEqual({ n: episodes, k: episodes });
         const written = await db.query("SELECT w.pid FROM foundry.results r JOIN foundry.workers w ON w.id = r.worker WHERE r.key = $1", [held]);
         expect(written.rows[0]?.pid).not.toBe(victim);
         // The model's answers are cached in the database, shared by the workers, not in a file of each.
         const cached = await db.query("SELECT count(*)::int AS n, count(DISTINCT model)::int AS models FROM foundry.responses");
-        expect(cached.rows[0]?.n).toBeGreaterThan(20);
+        expect(cached.rows[0]?.n).toBeGreaterThan(episodes);
         expect(cached.rows[0]?.models).toBe(1);
         for (const i of [0, 1, 2]) expect(existsSync(join(dir, `cache-worker-${i}`, "llm-cache.sqlite"))).toBe(false);
       } finally {
@@ -84,7 +88,7 @@ describe("synth evaluate --backend postgres", () => {
       const status = startSynth(["queue", "status", "--json", "--database-url", cluster.url], { env });
       expect(await status.exited).toBe(0);
       const s = JSON.parse(status.output()) as { queues: Array<{ kind: string; waiting: number; leased: number; done: number; failed: number; this_code: boolean }>; workers: Array<{ pid: number; lost: number; state: string }> };
-      expect(s.queues.filter((q) => q.kind === "episode").map(({ waiting, leased, done, failed, this_code }) => ({ waiting, leased, done, failed, this_code }))).toEqual([{ waiting: 0, leased: 0, done: 20, failed: 0, this_code: true }]);
+      expect(s.queues.filter((q) => q.kind === "episode").map(({ waiting, leased, done, failed, this_code }) => ({ waiting, leased, done, failed, this_code }))).toEqual([{ waiting: 0, leased: 0, done: episodes, failed: 0, this_code: true }]);
       expect(s.workers.find((w) => w.pid === workers[1]?.child.pid)?.lost).toBe(1);
       expect(s.workers.filter((w) => w.pid !== workers[1]?.child.pid).map((w) => w.state)).toEqual(["stopped", "stopped"]);
     },

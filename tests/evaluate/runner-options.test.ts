@@ -12,6 +12,8 @@ import { evaluateSample, SAMPLE } from "./runner-fixture.js";
 
 const release = loadEvalRelease(SAMPLE);
 const item = release.tasks.find((t) => t.task.id === "fx-treasury-001")!;
+// A task whose customer holds a private fact (the recall's reason code).
+const withFact = release.tasks.find((t) => t.task.id === "fx-treasury-003")!;
 const noRuntime = () => {
   throw new Error("no model in this test");
 };
@@ -23,7 +25,7 @@ describe("episode options", () => {
     const file = join(mkdtempSync(join(tmpdir(), "replay-")), "submitted.json");
     writeFileSync(file, stableJson(item.golden));
     const o = await evaluateSample({ agent: `replay:${file}` });
-    expect(o.results.map((r) => [r.task, r.strict_success, r.calls.total, r.golden_calls.total])).toEqual([["fx-treasury-001", true, 5, 5]]);
+    expect(o.results.map((r) => [r.task, r.strict_success, r.calls.total, r.golden_calls.total])).toEqual([["fx-treasury-001", true, 15, 15]]);
     writeFileSync(file, "{}");
     await expect(evaluateSample({ agent: `replay:${file}` })).rejects.toThrow(`--agent replay:${file}: replay file ${file} does not parse: task:`);
   });
@@ -38,11 +40,11 @@ describe("episode options", () => {
 
   it("gold-docs gives the probe the task's in-force documents (it reads none); full-disclosure puts every private fact in the opening", async () => {
     const out = mkdtempSync(join(tmpdir(), "abl-"));
-    const gold = await runEpisode({ item, condition: "E0", run: 0, seed: 1 }, { settings: settings({ ablation: "gold-docs", wall_time_ms: 60_000 }), agent: agentFactory("probe:competent", noRuntime), customer: deterministicCustomer, out });
+    const gold = await runEpisode({ item: withFact, condition: "E0", run: 0, seed: 1 }, { settings: settings({ ablation: "gold-docs", wall_time_ms: 60_000 }), agent: agentFactory("probe:competent", noRuntime), customer: deterministicCustomer, out });
     expect([gold.calls.document_reads, gold.strict_success]).toEqual([0, true]);
-    const full = await runEpisode({ item, condition: "E0", run: 0, seed: 1 }, { settings: settings({ ablation: "full-disclosure", agent: "noop", wall_time_ms: 60_000 }), agent: agentFactory("noop", noRuntime), customer: deterministicCustomer, out });
+    const full = await runEpisode({ item: withFact, condition: "E0", run: 0, seed: 1 }, { settings: settings({ ablation: "full-disclosure", agent: "noop", wall_time_ms: 60_000 }), agent: agentFactory("noop", noRuntime), customer: deterministicCustomer, out });
     const trace = JSON.parse(readFileSync(join(out, full.trace_file), "utf8")) as { events: Array<{ kind: string; text: string; facts: string[] }> };
-    expect(trace.events[0]).toMatchObject({ kind: "customer_message", facts: ["reason"], text: `${item.task.scenario.opening_request} ${item.task.scenario.private_facts[0]!.statement}` });
+    expect(trace.events[0]).toMatchObject({ kind: "customer_message", facts: ["reason_code"], text: `${withFact.task.scenario.opening_request} ${withFact.task.scenario.private_facts[0]!.statement}` });
     expect(full.user_sim_flags).toEqual([]);
   });
 

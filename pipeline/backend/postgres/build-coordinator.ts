@@ -36,10 +36,10 @@ async function slotsParent(pg: PostgresBackend, config: FoundryConfig, state: Bu
  */
 function slotRunner(pg: PostgresBackend, config: FoundryConfig): SlotRunner {
   const parents = new Map<string, Promise<string>>();
-  const watched = new Map<string, { keys: string[]; timer: NodeJS.Timeout | null; last: string }>();
+  const watched = new Map<string, { keys: string[]; timer: NodeJS.Timeout | null; last: string; finished: number }>();
   const name = queueName("slot", pg.code);
   const watch = (domain: string, key: string) => {
-    const w = watched.get(domain) ?? { keys: [], timer: null, last: "" };
+    const w = watched.get(domain) ?? { keys: [], timer: null, last: "", finished: 0 };
     watched.set(domain, w);
     w.keys.push(key);
     w.timer ??= setInterval(() => {
@@ -47,6 +47,8 @@ function slotRunner(pg: PostgresBackend, config: FoundryConfig): SlotRunner {
         const done = (await readResults(pg.db, w.keys)).length;
         const p = await itemProgress(pg.db, name, w.keys.map(jobId));
         const line = progressLine(done, w.keys.length, p.leased, p.waiting, p.failed.length);
+        // The last slot's own line was printed while this tick read the database: say nothing older.
+        if (w.timer === null) return;
         if (line !== w.last) pg.log(`${domain} slots: ${line}`);
         w.last = line;
         if (done === w.keys.length && w.timer) {
@@ -70,6 +72,15 @@ function slotRunner(pg: PostgresBackend, config: FoundryConfig): SlotRunner {
       watch(state.domain, key);
       let outcome: SlotOutcome | null = null;
       await waitForItems({ db: pg.db, queue: name, keys: [key], rerun: "`synth resume` this build", onResult: (r) => void (outcome = JSON.parse(r.value) as SlotOutcome), pollMs: 500 });
+      // The last slot of the domain: its final line now, not at the next tick (the build moves on).
+      const w = watched.get(state.domain);
+      if (w && ++w.finished === w.keys.length) {
+        if (w.timer) clearInterval(w.timer);
+        w.timer = null;
+        const line = progressLine(w.finished, w.keys.length, {}, 0, 0);
+        if (line !== w.last) pg.log(`${state.domain} slots: ${line}`);
+        w.last = line;
+      }
       return outcome as unknown as SlotOutcome;
     },
   };
