@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
-import { fileURLToPath } from "node:url";
 import { FoundryError } from "../core/errors.js";
+import { REPO_ROOT } from "../core/repo-root.js";
 
 /**
  * `synth init`: a new domain folder from the templates in `scaffold/`: a card, one document of each
@@ -10,7 +10,9 @@ import { FoundryError } from "../core/errors.js";
  * a starting point to replace; the folder passes check-sources as it is.
  */
 
-const TEMPLATES = join(dirname(fileURLToPath(import.meta.url)), "scaffold");
+// From the repository root, not from this module: the CLI runs compiled JavaScript from
+// build/js/<hash>/ (bin/compile.mjs), which holds no templates.
+const TEMPLATES = join(REPO_ROOT, "pipeline", "sources", "scaffold");
 
 function templateFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? templateFiles(join(dir, e.name)) : [join(dir, e.name)])).sort();
