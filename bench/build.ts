@@ -48,6 +48,8 @@ interface Run {
   wall_ms: number;
   /** Max RSS of the child (KiB), by GNU time's %M; null without /usr/bin/time. */
   max_rss_kib: number | null;
+  /** User + system CPU time of the child (ms), by GNU time's %U + %S; null without it. */
+  cpu_ms: number | null;
   stdout: string;
 }
 
@@ -55,13 +57,13 @@ interface Run {
 function child(args: string[], dir: string): Run {
   const rssFile = join(dir, "time.out");
   const withTime = existsSync(TIME);
-  const [cmd, argv] = withTime ? [TIME, ["-f", "%M", "-o", rssFile, process.execPath, ...args]] : [process.execPath, args];
+  const [cmd, argv] = withTime ? [TIME, ["-f", "%M %U %S", "-o", rssFile, process.execPath, ...args]] : [process.execPath, args];
   const t = performance.now();
   const r = spawnSync(cmd, argv as string[], { cwd: ROOT, env: childEnv(), stdio: ["ignore", "pipe", "pipe"], maxBuffer: 512 * 1024 * 1024 });
   const wall = performance.now() - t;
   if (r.status !== 0) throw new Error(`\`node ${args.join(" ")}\` exited ${r.status}: ${r.stderr.toString().slice(-2000)}`);
-  const rss = withTime ? Number(readFileSync(rssFile, "utf8").trim().split("\n").pop()) : null;
-  return { wall_ms: wall, max_rss_kib: rss, stdout: r.stdout.toString() };
+  const [rss, user, sys] = withTime ? (readFileSync(rssFile, "utf8").trim().split("\n").pop() as string).split(" ").map(Number) : [];
+  return { wall_ms: wall, max_rss_kib: rss ?? null, cpu_ms: user !== undefined && sys !== undefined ? Math.round((user + sys) * 1000) : null, stdout: r.stdout.toString() };
 }
 
 /** Every entry file of the stage cache, as `<stage>/<key>.json`. */
@@ -130,6 +132,7 @@ function reruns(lines: ProgressLine[], result: { domains: Array<{ domain: string
 interface BuildFigures {
   wall_ms: number;
   max_rss_kib: number | null;
+  cpu_ms: number | null;
   cache_hits: number;
   cache_misses: number;
   /** Stage-cache entries this build added, per stage (a miss computes and stores one). */
@@ -158,6 +161,7 @@ function build(dir: string, paths: { sources: string; sop: string; generated: st
   return {
     wall_ms: round1(r.wall_ms),
     max_rss_kib: r.max_rss_kib,
+    cpu_ms: r.cpu_ms,
     cache_hits: result.cache.hits,
     cache_misses: result.cache.misses,
     new_cache_entries: added,
@@ -175,10 +179,12 @@ function measure() {
     cpSync(join(ROOT, "sop"), join(dir, "sop"), { recursive: true });
     const paths = { sources: join(dir, "sources"), sop: join(dir, "sop"), generated: join(dir, "generated") };
     // Start-up references first (also warms the page cache with node, the compiled CLI and node_modules).
-    const startup = { node: [] as number[], help: [] as number[] };
+    const startup = { node: [] as number[], help: [] as number[], buildHelp: [] as number[] };
     const startupRound = () => {
       startup.node.push(child(["-e", "0"], dir).wall_ms);
       startup.help.push(child(["bin/synth.js", "--help"], dir).wall_ms);
+      // The build command's module and the libraries it imports: what every build pays before its first stage.
+      startup.buildHelp.push(child(["bin/synth.js", "build", "--help"], dir).wall_ms);
     };
     child(["bin/synth.js", "--help"], dir);
     for (let i = 0; i < 3; i++) startupRound();
@@ -213,10 +219,10 @@ function measure() {
       node: process.version,
       cpu: `${cpus()[0]?.model.trim() ?? "unknown CPU"} × ${availableParallelism()}`,
       load_average: load,
-      rss_method: existsSync(TIME) ? "GNU time `/usr/bin/time -f %M` around each child (its max RSS, from wait4)" : "not available (no /usr/bin/time)",
+      rss_method: existsSync(TIME) ? "GNU time `/usr/bin/time -f \"%M %U %S\"` around each child (its max RSS and user + system CPU time, from wait4)" : "not available (no /usr/bin/time)",
       domains: scratch.domains.map((d) => d.domain),
       edit: { domain: EDIT.domain, file: `sources/${EDIT.domain}/${EDIT.file}`, appended: EDIT.text.trim() },
-      startup: { node_e0_ms: round1(nodeMs), help_ms: round1(helpMs), runs: startup.node.length },
+      startup: { node_e0_ms: round1(nodeMs), help_ms: round1(helpMs), build_help_ms: round1(median(startup.buildHelp)), runs: startup.node.length },
       scratch,
       noop: { runs: noop.length, median_ms: noopMid.wall_ms, walls_ms: noop.map((n) => n.wall_ms), median_run: noopMid, ratio_to_node: round1(noopMid.wall_ms / nodeMs), ratio_to_help: round1(noopMid.wall_ms / helpMs) },
       edit_rebuild: edit,
@@ -232,6 +238,7 @@ type Figures = ReturnType<typeof measure>;
 
 const mib = (kib: number | null) => (kib === null ? "–" : `${Math.round(kib / 1024)} MiB`);
 const secs = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+const cpuS = (ms: number | null) => (ms === null ? "–" : secs(ms));
 const entries = (e: Record<string, number>) =>
   Object.entries(e)
     .sort((a, b) => (a[0] < b[0] ? -1 : 1))
@@ -249,13 +256,13 @@ function writeSection(f: Figures, notes: string): void {
     "",
     `Each figure is one child process of the real CLI, \`node bin/synth.js build --sources T/sources --sop T/sop --generated T/generated --json\`, in a fresh temporary copy T of sources/ and sop/ (the ${f.domains.length} sample domains ${f.domains.join(", ")}, deterministic strategies, no model). Wall time from spawn to exit (compile check and module loading included); peak memory by ${f.rss_method}. Stage-cache misses are the build's own count (its \`--json\` result); the entries each build added to T/generated/cache/stages/ are counted per stage (a miss computes the stage and stores one); per domain, the stages run again are read from the progress events.`,
     "",
-    "| build | wall | ÷ limit | peak RSS | stage-cache hits / misses | cache entries added | tasks released |",
-    "|---|---|---|---|---|---|---|",
-    `| from scratch (empty generated/) | **${secs(f.scratch.wall_ms)}** (target < ${f.targets.scratch_ms_max / 1000} s: ${f.met.scratch ? "met" : "missed"}) | ${round2(f.scratch.wall_ms / f.targets.scratch_ms_max)} | ${mib(f.scratch.max_rss_kib)} | ${f.scratch.cache_hits} / ${f.scratch.cache_misses} | ${Object.values(f.scratch.new_cache_entries).reduce((a, b) => a + b, 0)} | ${f.scratch.released} |`,
-    `| no-op rebuild (same command again), median of ${f.noop.runs} | **${secs(f.noop.median_ms)}** (target < ${f.targets.noop_ms_max / 1000} s: ${f.met.noop ? "met" : "missed"}) | ${round2(f.noop.median_ms / f.targets.noop_ms_max)} | ${mib(n.max_rss_kib)} | ${n.cache_hits} / ${n.cache_misses} | ${entries(n.new_cache_entries)} | ${n.released} |`,
-    `| after one edit (${f.edit.file}) | ${secs(f.edit_rebuild.wall_ms)} | – | ${mib(f.edit_rebuild.max_rss_kib)} | ${f.edit_rebuild.cache_hits} / ${f.edit_rebuild.cache_misses} | ${entries(f.edit_rebuild.new_cache_entries)} | ${f.edit_rebuild.released} |`,
+    "| build | wall | ÷ limit | CPU (user + sys) | peak RSS | stage-cache hits / misses | cache entries added | tasks released |",
+    "|---|---|---|---|---|---|---|---|",
+    `| from scratch (empty generated/) | **${secs(f.scratch.wall_ms)}** (target < ${f.targets.scratch_ms_max / 1000} s: ${f.met.scratch ? "met" : "missed"}) | ${round2(f.scratch.wall_ms / f.targets.scratch_ms_max)} | ${cpuS(f.scratch.cpu_ms)} | ${mib(f.scratch.max_rss_kib)} | ${f.scratch.cache_hits} / ${f.scratch.cache_misses} | ${Object.values(f.scratch.new_cache_entries).reduce((a, b) => a + b, 0)} | ${f.scratch.released} |`,
+    `| no-op rebuild (same command again), median of ${f.noop.runs} | **${secs(f.noop.median_ms)}** (target < ${f.targets.noop_ms_max / 1000} s: ${f.met.noop ? "met" : "missed"}) | ${round2(f.noop.median_ms / f.targets.noop_ms_max)} | ${cpuS(n.cpu_ms)} | ${mib(n.max_rss_kib)} | ${n.cache_hits} / ${n.cache_misses} | ${entries(n.new_cache_entries)} | ${n.released} |`,
+    `| after one edit (${f.edit.file}) | ${secs(f.edit_rebuild.wall_ms)} | – | ${cpuS(f.edit_rebuild.cpu_ms)} | ${mib(f.edit_rebuild.max_rss_kib)} | ${f.edit_rebuild.cache_hits} / ${f.edit_rebuild.cache_misses} | ${entries(f.edit_rebuild.new_cache_entries)} | ${f.edit_rebuild.released} |`,
     "",
-    `No-op rebuild walls: ${f.noop.walls_ms.map(secs).join(", ")}; stage misses in every no-op run: ${f.noop.median_run.cache_misses === 0 && f.met.noop_no_misses ? "0" : "some (see --json)"}. In the same run, start-up (medians of ${f.startup.runs}, interleaved with the builds): \`node -e 0\` ${f.startup.node_e0_ms} ms, \`node bin/synth.js --help\` ${f.startup.help_ms} ms; the no-op rebuild is **${f.noop.ratio_to_node}×** \`node -e 0\` and ${f.noop.ratio_to_help}× \`synth --help\`.`,
+    `No-op rebuild walls: ${f.noop.walls_ms.map(secs).join(", ")}; stage misses in every no-op run: ${f.noop.median_run.cache_misses === 0 && f.met.noop_no_misses ? "0" : "some (see --json)"}. In the same run, start-up (medians of ${f.startup.runs}, interleaved with the builds): \`node -e 0\` ${f.startup.node_e0_ms} ms, \`node bin/synth.js --help\` ${f.startup.help_ms} ms, \`node bin/synth.js build --help\` (loads the build command's module and its libraries, the fixed cost of every build) ${f.startup.build_help_ms} ms; the no-op rebuild is **${f.noop.ratio_to_node}×** \`node -e 0\` and ${f.noop.ratio_to_help}× \`synth --help\`.`,
     "",
     `One edit (the sentence "${f.edit.appended}" appended to ${f.edit.file}): ${f.met.edit ? "only what depends on it ran again (target met)" : "target missed"}. Stages run again, per domain: ${f.edit_rebuild.domains.map(rerunText).join("; ")}. (build_environment's own cache look-ups are not in the progress events: it is counted where the documents or the SOP changed; the ${f.edit_rebuild.cache_misses} stage-cache misses of the run match the ${Object.values(f.edit_rebuild.new_cache_entries).reduce((a, b) => a + b, 0)} entries it added: ${entries(f.edit_rebuild.new_cache_entries)}.)`,
     "",
@@ -284,14 +291,14 @@ function main(): void {
   if (process.argv.includes("--json")) {
     console.log(JSON.stringify(f, null, 2));
   } else {
-    const table = new Table({ head: ["build", "wall s", "peak RSS MiB", "cache hits/misses", "cache entries added"] });
+    const table = new Table({ head: ["build", "wall s", "CPU s", "peak RSS MiB", "cache hits/misses", "cache entries added"] });
     table.push(
-      ["from scratch", secs(f.scratch.wall_ms), mib(f.scratch.max_rss_kib), `${f.scratch.cache_hits}/${f.scratch.cache_misses}`, Object.values(f.scratch.new_cache_entries).reduce((a, b) => a + b, 0)],
-      [`no-op (median of ${f.noop.runs})`, secs(f.noop.median_ms), mib(f.noop.median_run.max_rss_kib), `${f.noop.median_run.cache_hits}/${f.noop.median_run.cache_misses}`, entries(f.noop.median_run.new_cache_entries)],
-      ["one edit", secs(f.edit_rebuild.wall_ms), mib(f.edit_rebuild.max_rss_kib), `${f.edit_rebuild.cache_hits}/${f.edit_rebuild.cache_misses}`, entries(f.edit_rebuild.new_cache_entries)],
+      ["from scratch", secs(f.scratch.wall_ms), cpuS(f.scratch.cpu_ms), mib(f.scratch.max_rss_kib), `${f.scratch.cache_hits}/${f.scratch.cache_misses}`, Object.values(f.scratch.new_cache_entries).reduce((a, b) => a + b, 0)],
+      [`no-op (median of ${f.noop.runs})`, secs(f.noop.median_ms), cpuS(f.noop.median_run.cpu_ms), mib(f.noop.median_run.max_rss_kib), `${f.noop.median_run.cache_hits}/${f.noop.median_run.cache_misses}`, entries(f.noop.median_run.new_cache_entries)],
+      ["one edit", secs(f.edit_rebuild.wall_ms), cpuS(f.edit_rebuild.cpu_ms), mib(f.edit_rebuild.max_rss_kib), `${f.edit_rebuild.cache_hits}/${f.edit_rebuild.cache_misses}`, entries(f.edit_rebuild.new_cache_entries)],
     );
     console.log(table.toString());
-    console.log(`start-up: node -e 0 ${f.startup.node_e0_ms} ms, synth --help ${f.startup.help_ms} ms; no-op rebuild ${f.noop.ratio_to_node}× node -e 0`);
+    console.log(`start-up: node -e 0 ${f.startup.node_e0_ms} ms, synth --help ${f.startup.help_ms} ms, synth build --help ${f.startup.build_help_ms} ms; no-op rebuild ${f.noop.ratio_to_node}× node -e 0`);
     console.log(`edit of ${f.edit.file}: ${f.edit_rebuild.domains.map(rerunText).join("; ")}`);
     console.log(`load average (1/5/15 min): ${Object.entries(f.load_average).map(([k, v]) => `${k} ${v.join(" ")}`).join("; ")}`);
   }
