@@ -1,6 +1,6 @@
 import type { SopRule, SopWorkflow } from "../../pipeline/schemas/index.js";
 import { searchDocuments, type KnowledgeDocument } from "../../pipeline/world/documents-tool.js";
-import { outlineText } from "../../pipeline/sources/ingest.js";
+import { outlineText, type DocumentOutline } from "../../pipeline/sources/ingest.js";
 import type { DocInput } from "../../pipeline/sop/extract-context.js";
 import { extractWorkflows } from "../../pipeline/sop/extract-workflows.js";
 import { extractRules } from "../../pipeline/sop/extract-rules.js";
@@ -48,13 +48,32 @@ export interface ReadSop {
   rules: SopRule[];
 }
 
+/**
+ * Outlines of the document texts probes read, by text. Every probe of every task reads the same
+ * few documents of its domain again: parsing them each time (remark) was a third of a build from
+ * scratch (bench/build.ts, BENCHMARKS.md). Outlines are read-only to the extractor (the ingest
+ * cache shares them the same way); the map is emptied when it grows past a few domains' documents.
+ */
+const outlines = new Map<string, DocumentOutline>();
+const OUTLINES_MAX = 512;
+
+function outlineOf(text: string): DocumentOutline {
+  let o = outlines.get(text);
+  if (!o) {
+    if (outlines.size >= OUTLINES_MAX) outlines.clear();
+    o = outlineText(text);
+    outlines.set(text, o);
+  }
+  return o;
+}
+
 /** Run the SOP extractor on visible document text only (the body an agent reads), with the visible world index. */
 export function readSop(docs: readonly KnowledgeDocument[], view: AgentView): ReadSop {
   const inputs: DocInput[] = docs.map((d) => ({
     file: `${d.id}@${d.version}`,
     meta: { id: d.id, title: d.title, kind: d.kind, version: d.version, effective_from: d.effective_from, effective_to: d.effective_to, scope: d.scope, supersedes: [] },
     text: d.text,
-    outline: outlineText(d.text),
+    outline: outlineOf(d.text),
     status: "current",
   }));
   const refs = clauseResolver(new Set(inputs.flatMap((i) => i.outline.anchors.map((a) => a.id))));
