@@ -1,6 +1,7 @@
 import { cpSync, mkdtempSync, readFileSync, readdirSync, writeFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { resolveConfig } from "../../pipeline/core/config.js";
 import { resumeBuild, runBuild } from "../../pipeline/build/run-build.js";
@@ -69,6 +70,19 @@ describe("synth build (deterministic strategies)", () => {
     expect(third.cache.misses).toBe(3);
     expect(third.domains[0]!.written).toEqual(["report.json", "build-record.json"]); // both record the new sources hash
     expect(snapshot(out)["tasks/fx-treasury-002.json"]).toBe(before["tasks/fx-treasury-002.json"]);
+
+    // Finished runs keep no checkpoints (nothing to resume), and resuming one is refused clearly.
+    const db = new Database(join(root, "generated/runs/checkpoints.sqlite"), { readonly: true });
+    try {
+      expect(db.prepare("SELECT COUNT(*) AS n FROM checkpoints").get()).toEqual({ n: 0 });
+      expect(db.prepare("SELECT COUNT(*) AS n FROM writes").get()).toEqual({ n: 0 });
+    } finally {
+      db.close();
+    }
+    await expect(resumeBuild({ config, run: first.run, generated: paths(root).generated, progress: silent })).rejects.toMatchObject({
+      code: "USAGE",
+      message: `run ${first.run} finished; there is nothing to resume (start a new build: an unchanged stage comes from the cache)`,
+    });
   }, 120_000);
 
   it("resumes a build killed with SIGKILL in the middle of a stage and ends with identical files", () => {
