@@ -70,6 +70,20 @@ export function draftOperation(f: ManualFunction, set: TableSet, minuteZero: num
     if (name in params) continue;
     params[name] = paramOf(p, name, set);
   }
+  if (f.paramsFromProse !== undefined) {
+    // Read from prose: the first thing its description names is what it works on too (not one a parameter keys already, nor the thing it creates).
+    const keyed = Object.keys(params).map((n) => set.tableOfKey(n));
+    const created = thingsNamed(/\breturns? (?:the )?(?:new )?([a-z ]+?) (?:reference|number|id)\b/i.exec(f.text)?.[1] ?? "", set);
+    const named = thingsNamed(f.description, set).filter((x) => !created.includes(x) && !keyed.includes(x)).slice(0, 1);
+    for (const t0 of named) {
+      // First: the row the operation is about.
+      const rest = { ...params };
+      for (const k of Object.keys(params)) delete params[k];
+      params[t0.key] = { type: "string", description: `${humanise(t0.noun).slice(0, -1)} reference.`, required: true, max_length: 200, source: "state", ...(set.formatOf(t0.noun) ? { pattern: set.formatOf(t0.noun)?.pattern as string } : {}) };
+      Object.assign(params, rest);
+    }
+    review.push({ kind: "parameter", subject, what: `the manual gives no parameter list for ${f.name}; drafted from its prose ("${f.paramsFromProse}"): ${Object.keys(params).join(", ")}; check names, types and sources`, where: [place(f, f.paramsFromProse)] });
+  }
   if (f.params === null) {
     // No parameter list: the one thing its description names ("releases the goods of a declaration") is what it takes.
     // Not the thing it creates ("Returns the hold reference").

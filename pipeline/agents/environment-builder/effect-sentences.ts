@@ -23,10 +23,10 @@ export interface EffectReading {
 
 const STATE = /^[a-z][a-z0-9_]*$/;
 
-/** Text of the function without its quoted refusal messages. */
-function prose(text: string): string {
+/** Text of the function without its quoted refusal messages; a quoted single value (`becomes "declared"`) stays. */
+export function prose(text: string): string {
   let out = text;
-  for (const q of quoted(text).reverse()) out = `${out.slice(0, q.start)} ${out.slice(q.end)}`;
+  for (const q of quoted(text).reverse()) if (!STATE.test(q.text)) out = `${out.slice(0, q.start)} ${out.slice(q.end)}`;
   return out;
 }
 

@@ -1,5 +1,6 @@
 import type { Block, DocumentOutline, Section, TableBlock } from "../../sources/outline-types.js";
 import { parseParams, proseParam, type ManualParam } from "./parse-params.js";
+import { abbreviations, proseParams, sendsTerms } from "./prose-params.js";
 import { formatPattern, isIdentifier, quoted, sameWord, sentenceFrom, snake, splitTop, words } from "./text.js";
 
 /**
@@ -30,6 +31,8 @@ export interface ManualFunction {
   /** Every prose sentence about the function (what it sets, needs, returns). */
   text: string;
   params: ManualParam[] | null;
+  /** The sentence the parameters were read from when the manual gives no list (prose-params.ts). */
+  paramsFromProse?: string;
   returns: { fields: string[]; many: boolean; text: string } | null;
   refusals: Refusal[];
 }
@@ -51,6 +54,9 @@ export interface ManualInput {
 const READ_VERB = /^(?:get|list|find|search|lookup|look_up|next|show|view|read|check|query)_/;
 const READ_SECTION = /enquir|look(?:ing)?(?: things)? up|\bread\b|quer|change nothing|lookup/i;
 const CUSTOMER_SECTION = /(?:taken by|actions? of|side\b|portal|by the) .*?(?:client|customer|patient|relative|declarant|trader|caller)|(?:client|customer|patient|declarant|trader) (?:actions|side|portal)/i;
+/** A customer action that approves a proposal (`approve_amendment`, `authorise_deferment_charge`): it takes the proposal id. */
+const APPROVING = /^(?:approve|accept|authori[sz]e|consent|agree|confirm|sign|give)_[a-z0-9_]+$/;
+const PROPOSAL_PARAM = (): ManualParam => ({ name: "proposal_id", exact: true, type: "string", note: "Proposal to approve." });
 const CLAUSE_ID = /\b[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*-\d+(?:\.\d+)*\b/g;
 
 const blockText = (b: Block): string[] => {
@@ -220,6 +226,11 @@ function tableFunctions(t: TableBlock, m: ManualInput, access: "read" | "write",
       f.params = parseParams(cell.replace(/`/g, ""), { prose: true });
       f.explicitParams = true;
     }
+    else if (side === "customer" && APPROVING.test(name)) {
+      // An Action | Used for row of the customer's side: an approving action takes the proposal id.
+      f.params = [PROPOSAL_PARAM()];
+      f.explicitParams = true;
+    }
     if (ri >= 0) f.returns = parseReturns(row.cells[ri]?.text ?? "");
     f.description = di >= 0 ? (row.cells[di]?.text ?? "") : ri >= 0 ? `Returns ${(row.cells[ri]?.text ?? "").replace(/^([A-Z])/, (c) => c.toLowerCase())}` : "";
     f.text = row.cells.map((c) => c.text).join(" ");
@@ -296,17 +307,34 @@ export function readManualFunctions(manuals: readonly ManualInput[]): ManualFunc
       }
     }
   }
+  // Functions without a parameter list whose prose names their inputs (prose-params.ts).
+  for (const m of manuals) {
+    const abbr = abbreviations(m.text);
+    let terms: ManualParam[] | null = null;
+    for (const f of out) {
+      if (f.file !== m.file) continue;
+      if (f.params === null && !f.explicitParams) {
+        const read = proseParams(f.description, f.text, abbr, terms);
+        if (read) {
+          f.params = read.params;
+          f.paramsFromProse = read.from;
+        }
+      }
+      if (f.params && sendsTerms(f.text)) terms = f.params;
+    }
+  }
   // Customer actions the manual names only in passing ("the desk sees them as `approve_payment_release`, …").
   for (const m of manuals) {
     for (const s of m.outline.sections) {
       for (const text of s.blocks.flatMap(blockText)) {
-        for (const c of text.matchAll(/`((?:approve|accept|authori[sz]e|consent|agree|confirm|sign|give)_[a-z0-9_]+)`/g)) {
+        for (const c of text.matchAll(/`([a-z][a-z0-9_]*)`/g)) {
           const name = c[1] as string;
+          if (!APPROVING.test(name)) continue;
           if (out.some((o) => o.name === name)) continue;
           const f = newFunction(name, m, lineOf(m.text, c[0], s.line_start), "write", "customer");
           f.description = sentenceFrom(text, 0);
           f.text = text;
-          f.params = [{ name: "proposal_id", exact: true, type: "string", note: "Proposal to approve." }];
+          f.params = [PROPOSAL_PARAM()];
           out.push(f);
         }
       }
