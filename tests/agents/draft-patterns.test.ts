@@ -1,12 +1,27 @@
 import { describe, expect, it } from "vitest";
 import { abbreviations, proseParams } from "../../pipeline/agents/environment-builder/prose-params.js";
-import { readManualFunctions, type ManualInput } from "../../pipeline/agents/environment-builder/manual-functions.js";
+import { readConventions, readManualFunctions, type ManualInput } from "../../pipeline/agents/environment-builder/manual-functions.js";
+import { draftTables, readStateTables } from "../../pipeline/agents/environment-builder/draft-tables.js";
+import { draftOperations } from "../../pipeline/agents/environment-builder/draft-operations.js";
 import { prose } from "../../pipeline/agents/environment-builder/effect-sentences.js";
 import { outlineText } from "../../pipeline/sources/ingest.js";
 
 /** Focused tests of the sentence and table patterns the deterministic drafter recognises (one pattern each). */
 
 const manual = (text: string): ManualInput => ({ document: "m", file: "m.md", text, outline: outlineText(text) });
+/** The operations drafted from one manual text (the deterministic strategy's steps, without a domain folder). */
+function draft(text: string) {
+  const m = manual(text);
+  const functions = readManualFunctions([m]);
+  const conventions = readConventions([m]);
+  const set = draftTables(functions, conventions, "client");
+  readStateTables(m.outline.sections.flatMap((s) => s.blocks.filter((b) => b.type === "table")), set);
+  const review: Array<{ kind: string; subject: string }> = [];
+  const ops = draftOperations(functions, set, conventions.minuteZero, review as never);
+  const op = (n: string) => ops.find((o) => o.name === n)!;
+  const pcs = (n: string) => op(n).preconditions.map(({ id: _i, message, ...shape }) => ({ message, ...shape }));
+  return { ops, op, pcs, set, review };
+}
 const names = (ps: Array<{ name: string }> | null | undefined) => (ps ?? []).map((p) => p.name);
 
 describe("prose parameters (a function without a parameter list)", () => {
@@ -63,5 +78,39 @@ describe("prose parameters (a function without a parameter list)", () => {
 describe("effect sentences", () => {
   it("keeps a quoted single value ('becomes \"declared\"') and drops quoted messages", () => {
     expect(prose('The storage item becomes "declared". Refused with "The goods are not here."').replace(/\s+/g, " ").trim()).toBe('The storage item becomes "declared". Refused with');
+  });
+});
+
+const PAYMENTS = `# Manual
+
+## 1. Enquiries
+
+| Function | Parameters | Returns |
+|---|---|---|
+| \`get_payment\` | payment_id | amount, status |
+
+## 2. Payments
+
+### \`cancel_payment\`
+Cancels a payment. Parameter: payment_id. Refusals: "Only a payment that has not been released can be cancelled."
+
+### \`defer_payment\`
+Moves a payment; status becomes scheduled. Parameter: payment_id. Refusals: "Only an unreleased payment due today can be moved."
+
+### \`recall_payment\`
+Recalls a payment. Parameter: payment_id. Refusals: "Only a released payment can be recalled."
+`;
+
+describe("refusal messages", () => {
+  it("knows the states a later function names when it reads an earlier one (two passes)", () => {
+    const d = draft(PAYMENTS);
+    expect(d.pcs("cancel_payment")).toEqual([{ message: "Only a payment that has not been released can be cancelled.", in_state: "payments", where: { status: { not: "released" } } }]);
+  });
+
+  it("does not read 'not yet' when the message says more of the thing, and never makes a transition from a negated state", () => {
+    const d = draft(PAYMENTS);
+    expect(d.op("defer_payment").preconditions).toEqual([]);
+    expect(d.op("defer_payment").transition).toBeUndefined();
+    expect(d.op("defer_payment").effects).toEqual([{ update: "payments", set: { status: "scheduled" } }]);
   });
 });

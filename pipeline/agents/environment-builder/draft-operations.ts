@@ -122,7 +122,7 @@ export function draftOperation(f: ManualFunction, set: TableSet, minuteZero: num
       const stateCol = set.stateColumn(t);
       const status = set2[stateCol];
       if (typeof status === "string" && set.column(t, `${status}_at`) && !(`${status}_at` in set2)) set2[`${status}_at`] = ":now";
-      const from = op.preconditions.findIndex((p) => p.in_state === t.name && p.where && Object.keys(p.where).join() === stateCol);
+      const from = op.preconditions.findIndex((p) => p.in_state === t.name && p.where && Object.keys(p.where).join() === stateCol && (typeof p.where[stateCol] === "string" || Array.isArray(p.where[stateCol])));
       if (status !== undefined && from >= 0 && params[t.key]) {
         const pc = op.preconditions.splice(from, 1)[0] as PreconditionSource;
         const { [stateCol]: to, ...others } = set2;
@@ -136,6 +136,12 @@ export function draftOperation(f: ManualFunction, set: TableSet, minuteZero: num
   }
   op.result = resultOf(f, op, set, review);
   return op;
+}
+
+/** Draft every function, twice: the states one function's messages name ("a released payment") are then known when an earlier one is read ("has not been released"). */
+export function draftOperations(functions: readonly ManualFunction[], set: TableSet, minuteZero: number | null, review: Pending[]): DraftOperation[] {
+  for (const f of functions) draftOperation(f, set, minuteZero, []);
+  return functions.map((f) => draftOperation(f, set, minuteZero, review));
 }
 
 function resultOf(f: ManualFunction, op: DraftOperation, set: TableSet, review: Pending[]): OperationSource["result"] {

@@ -137,7 +137,8 @@ export function recogniseRefusal(message: string, ctx: OpContext): Recognised | 
     return { in_state: t.name, where: { [col]: onlyValue[1] as string }, idHint: `${t.noun}_${onlyValue[1]}` };
   }
   // "Only a payment that has not been released …", "Only an unreleased payment …": not in that state.
-  const notYet = /^Only an? (?:[a-z]+ )?(?:[a-z]+ )?(?:that|which) (?:has|have) not been ([a-z]+)\b/i.exec(message)?.[1] ?? /^Only an? un([a-z]+ed) /i.exec(message)?.[1];
+  // Nothing else said of the thing ("Only an unreleased payment due today …" says more: not recognised).
+  const notYet = /^Only an? (?:[a-z]+ )?(?:[a-z]+ )?(?:that|which) (?:has|have) not been ([a-z]+) can be\b/i.exec(message)?.[1] ?? /^Only an? un([a-z]+ed) [a-z]+ can be\b/i.exec(message)?.[1];
   if (notYet && t.statuses.includes(notYet)) {
     const col = set.stateColumn(t);
     return { in_state: t.name, where: { [col]: { not: notYet } }, idHint: `not_${notYet}` };
