@@ -114,3 +114,123 @@ describe("refusal messages", () => {
     expect(d.op("defer_payment").effects).toEqual([{ update: "payments", set: { status: "scheduled" } }]);
   });
 });
+
+const WORKSHOP = `# Workshop Manual
+
+## 1. Conventions
+
+- **W-1.1** Times are minutes of the day: minute 0 is 08:00.
+
+## 2. Status values
+
+| Field | Values |
+|---|---|
+| Job status | queued, on_the_bench, finished |
+| Priority | routine, urgent |
+| Outcome | repair-engine, repair-body, scrap |
+
+## 3. Actions
+
+#### \`get_job\`
+Read one job. Parameters: job_id (string): job number. Returns: job_id, status, priority, outcome, checked_at, notes_recorded, review_due_by.
+
+#### \`get_readings\`
+List the readings of a job. Parameters: job_id (string): job number. Returns a list of: reading_id, taken_at, value.
+
+#### \`get_supplier\`
+Read one supplier. Parameters: supplier_id (string): supplier number. Returns: supplier_id, name, status (active or blocked).
+
+#### \`finish_job\`
+Finish a job. Parameters: job_id (string): job number.
+
+- \`fresh\`: A finish needs readings no older than 20 minutes; take readings first.
+- \`review\`: A review of the job is pending; review it first.
+- \`notes\`: Record the notes before finishing.
+- \`state\`: Only a checked job that is still on the bench can be finished.
+- \`outcome\`: There is no workshop outcome to repair this job.
+- \`priority\`: The bay takes only jobs on urgent priority.
+- \`clock\`: The 17:30 closing time has passed; come back tomorrow.
+- \`opens\`: The bay has not yet opened: it opens at 08:30.
+- \`compound\`: The notes must be recorded and the job must not be scrapped.
+
+#### \`order_part\`
+Order a part for a job. Parameters: job_id (string): job number; supplier_id (string): supplier number.
+
+- \`supplier\`: The supplier is blocked.
+`;
+
+describe("state, recency, flag, value and clock refusals", () => {
+  const d = draft(WORKSHOP);
+  const byId = (op: string, id: string) => {
+    const p = d.op(op).preconditions.find((x) => x.id === id);
+    if (!p) return undefined;
+    const { id: _i, message: _m, ...shape } = p;
+    return shape;
+  };
+
+  it("reads a list enquiry keyed by another thing as a table of its own (get_readings of a job)", () => {
+    expect(d.set.tables.map((t) => [t.name, t.key])).toEqual([
+      ["jobs", "job_id"],
+      ["readings", "reading_id"],
+      ["suppliers", "supplier_id"],
+    ]);
+  });
+
+  it("recent rows of another table: 'readings no older than 20 minutes'", () => {
+    expect(byId("finish_job", "fresh")).toEqual({ sql: "SELECT EXISTS (SELECT 1 FROM readings WHERE job_id = :job_id AND taken_at >= :now - 20)" });
+  });
+
+  it("something pending: its due time is empty", () => {
+    expect(byId("finish_job", "review")).toEqual({ in_state: "jobs", where: { review_due_by: null } });
+  });
+
+  it("a flag of what has been recorded", () => {
+    expect(byId("finish_job", "notes")).toEqual({ in_state: "jobs", where: { notes_recorded: 1 } });
+  });
+
+  it("'Only a checked job that is still on the bench': the state the clause names and the participle's time", () => {
+    expect(byId("finish_job", "state")).toEqual({ in_state: "jobs", where: { status: "on_the_bench", checked_at: { not: null } } });
+  });
+
+  it("values of a Field | Values column: 'no … outcome to repair', 'only jobs on urgent priority'", () => {
+    expect(byId("finish_job", "outcome")).toEqual({ in_state: "jobs", where: { outcome: ["repair-engine", "repair-body"] } });
+    expect(byId("finish_job", "priority")).toEqual({ in_state: "jobs", where: { priority: "urgent" } });
+  });
+
+  it("clock times: 'the 17:30 … has passed', 'has not yet opened: it opens at 08:30'", () => {
+    expect(byId("finish_job", "clock")).toEqual({ sql: "SELECT :now < 570" });
+    expect(byId("finish_job", "opens")).toEqual({ sql: "SELECT :now >= 30" });
+  });
+
+  it("'The supplier is blocked': the other thing's row, by the call's key, is not in that state", () => {
+    expect(byId("order_part", "supplier")).toEqual({ in_state: "suppliers", where: { status: { not: "blocked" } } });
+  });
+
+  it("leaves a message that joins a second condition to review", () => {
+    expect(byId("finish_job", "compound")).toBeUndefined();
+    expect(d.review.filter((r) => r.kind === "precondition").map((r) => r.subject)).toEqual(["operation finish_job"]);
+  });
+});
+
+describe("Message | Cause tables", () => {
+  it("give a message to the functions its own words name, not those its Cause names as the remedy", () => {
+    const fns = readManualFunctions([
+      manual(`# M
+
+## 6. Securing
+
+\`charge_account\` — charges the fee of a job to the account given.
+\`record_cash_payment\` — records a cash payment.
+
+| Message | Cause |
+|---|---|
+| The account is suspended | Take a cash payment |
+| A cash payment must equal the fee | Exact amount |
+`),
+    ]);
+    expect(fns.map((f) => [f.name, f.refusals.map((r) => r.message)])).toEqual([
+      ["charge_account", ["The account is suspended"]],
+      ["record_cash_payment", ["A cash payment must equal the fee"]],
+    ]);
+  });
+});

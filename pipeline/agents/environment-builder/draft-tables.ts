@@ -57,6 +57,8 @@ export class TableSet {
   readonly byNoun = new Map<string, DraftTable>();
   readonly byKey = new Map<string, DraftTable>();
   customer: DraftTable | null = null;
+  /** Values a Field | Values table gives for a column other than a state (`attendances.precautions` → unscreened, standard, …). */
+  readonly values = new Map<string, string[]>();
 
   constructor(readonly conventions: ManualConventions) {}
 
@@ -168,7 +170,13 @@ export function draftTables(functions: readonly ManualFunction[], conventions: M
     const noun = nounOfFunction(f.name);
     const params = (f.params ?? []).map((p) => keyName(p, set));
     // `get_<thing>(<key>)`: the table of the thing, keyed by the one parameter.
-    if (noun && /^(?:get|lookup|look_up|show|view)_/.test(f.name) && params.length === 1) set.add(snake(noun), f, params[0] as string);
+    if (!noun || !/^(?:get|lookup|look_up|show|view)_/.test(f.name) || params.length !== 1) continue;
+    const other = set.tableOfKey(params[0] as string);
+    if (other && other.noun !== snake(noun) && f.returns?.many) {
+      // `get_observations(attendance_id)` returning a list: the observations of an attendance, keyed by their own id field.
+      const own = f.returns.fields.find((x) => x.endsWith("_id") && !set.tableOfKey(x));
+      set.add(snake(noun), f, own ?? `${snake(noun)}_id`);
+    } else set.add(snake(noun), f, params[0] as string);
   }
   // `list_<things>(<owner key>)`: the table of the things, keyed `<thing>_id`.
   for (const f of functions) {
@@ -224,7 +232,14 @@ export function readStateTables(tables: ReadonlyArray<{ header: Array<{ text: st
     for (const r of tb.rows) {
       const field = r.cells[0]?.text ?? "";
       const m = /^(.*?)\s+status$/i.exec(field);
-      if (!m) continue;
+      if (!m) {
+        // "Precautions | unscreened, standard, …": the values of the one table's column of that name.
+        const col = snake(field);
+        const holders = set.tables.filter((x) => set.column(x, col));
+        const vals = (r.cells[1]?.text ?? "").split(/,\s*/).map((v) => v.trim());
+        if (holders.length === 1 && vals.length >= 2 && vals.every((v) => /^[a-z][a-z0-9_:-]*$/i.test(v))) set.values.set(`${holders[0]?.name}.${col}`, vals);
+        continue;
+      }
       const noun = snake(m[1] as string);
       const t = set.byNoun.get(noun) ?? set.tables.find((x) => x.noun.endsWith(noun)) ?? null;
       if (!t) continue;

@@ -276,7 +276,7 @@ function paragraphFunctions(section: Section, m: ManualInput, access: "read" | "
         const clauses = [...`${message} ${cause}`.matchAll(CLAUSE_ID)].map((x) => x[0]);
         const named = [...cause.matchAll(/`([a-z0-9_]+)`/g)].map((x) => x[1] as string);
         // A message goes to the functions of the group its words name (`booked` → book_inspection), else to all of them.
-        const score = (f: Draft) => f.name.split("_").filter((t) => words(`${message} ${cause}`).some((w) => sameWord(t, w))).length;
+        const score = (f: Draft) => f.name.split("_").filter((t) => words(message).some((w) => sameWord(t, w))).length;
         const best = Math.max(0, ...group.map(score));
         for (const f of group) if ((best === 0 || score(f) === best) && !named.includes(f.name)) f.refusals.push({ message, line: r.line, clauses });
       }
