@@ -5,6 +5,7 @@ import { draftTables, readStateTables } from "../../pipeline/agents/environment-
 import { draftOperations } from "../../pipeline/agents/environment-builder/draft-operations.js";
 import { prose } from "../../pipeline/agents/environment-builder/effect-sentences.js";
 import { outlineText } from "../../pipeline/sources/ingest.js";
+import { columnsWritten } from "../../bench/draft-compare.js";
 
 /** Focused tests of the sentence and table patterns the deterministic drafter recognises (one pattern each). */
 
@@ -232,5 +233,44 @@ describe("Message | Cause tables", () => {
       ["charge_account", ["The account is suspended"]],
       ["record_cash_payment", ["A cash payment must equal the fee"]],
     ]);
+  });
+});
+
+const CLINIC = `# Clinic Manual
+
+## 1. Conventions
+
+- Identifiers: patient PAT-nnnn; visit VIS-nnnnn.
+
+## 2. Actions
+
+#### \`get_patient\`
+Read one patient. Parameters: patient_id (string): patient number. Returns: patient_id, name.
+
+#### \`get_visit\`
+Read one visit. Parameters: visit_id (string): visit number. Returns: visit_id, patient_id, reason, status.
+
+#### \`book_visit\`
+Book a visit for a patient. Parameters: patient_id (string): patient number; reason (string): why. Returns: visit_id, patient_id, status.
+
+#### \`note_call\`
+Note a call. Parameters: patient_id (string): patient number. Returns: call_id.
+`;
+
+describe("rows a function creates", () => {
+  it("drafts the INSERT of the thing whose key it returns, with its reference format and the parameters it has as columns", () => {
+    const d = draft(CLINIC);
+    expect(d.op("book_visit").effects).toEqual([{ insert: "visits", values: { visit_id: { key: "VIS-{call:5}" }, patient_id: ":patient_id", reason: ":reason" } }]);
+    expect(d.review.filter((r) => r.kind === "effect").map((r) => r.subject)).toEqual(["operation book_visit", "operation note_call"]);
+    // No table with that key (call_id): nothing drafted.
+    expect(d.op("note_call").effects).toEqual([]);
+  });
+});
+
+describe("bench/draft-compare columnsWritten", () => {
+  it("ends an UPDATE's SET list at its own WHERE, not at one inside a subquery", () => {
+    expect(columnsWritten("UPDATE d SET a = (SELECT x FROM t WHERE t.k = d.k), status = 'lodged', n = n + 1 WHERE id = :id")).toEqual(["d.a", "d.status", "d.n"]);
+    expect(columnsWritten("UPDATE d SET a = 1, b = 2")).toEqual(["d.a", "d.b"]);
+    expect(columnsWritten("INSERT INTO h (k, v) SELECT 1, 2")).toEqual(["h.k", "h.v"]);
   });
 });

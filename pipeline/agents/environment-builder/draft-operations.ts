@@ -1,4 +1,4 @@
-import type { OperationSource, PreconditionSource } from "../../schemas/world-source.js";
+import type { EffectSource, OperationSource, PreconditionSource } from "../../schemas/world-source.js";
 import type { ReviewItem } from "../../schemas/world-review.js";
 import type { ManualFunction } from "./manual-functions.js";
 import type { ManualParam } from "./parse-params.js";
@@ -112,6 +112,11 @@ export function draftOperation(f: ManualFunction, set: TableSet, minuteZero: num
     op.preconditions.push({ id, message: r.message, ...shape } as PreconditionSource);
     if (r.clauses.length > 0) op.clauses.set(id, r.clauses);
   }
+  const made = f.access === "write" && f.side === "agent" ? createdRow(f, t, set, names) : null;
+  if (made) {
+    op.effects.push(made.effect);
+    review.push({ kind: "effect", subject, what: `${f.name} returns the key of a new ${made.table.noun.replace(/_/g, " ")} (${made.table.key}): drafted its INSERT with the parameters the table has (${Object.keys(made.effect.values ?? {}).join(", ")}); add the values the row starts with (state, times) and check new keys cannot collide with fixed rows`, where: [place(f, made.from)] });
+  }
   if (f.access === "write" && f.side === "agent" && t) {
     const notes = (f.params ?? []).map((p) => `${p.name} — ${p.note}`).join(". ");
     const read = readEffects(`${f.text} ${notes}`, t, set, names, f.name);
@@ -130,12 +135,37 @@ export function draftOperation(f: ManualFunction, set: TableSet, minuteZero: num
         const clauses = op.clauses.get(pc.id);
         if (clauses) op.clauses.set(pc.id, clauses);
       } else if (params[t.key]) op.effects.push({ update: t.name, set: set2 });
-    } else if (!/^(?:propose|offer|request_\w*authori[sz]ation)/.test(f.name)) {
+    } else if (!made && !/^(?:propose|offer|request_\w*authori[sz]ation)/.test(f.name)) {
       review.push({ kind: "effect", subject, what: `the manual does not say what ${f.name} changes in a sentence the drafter reads ("sets …", "… becomes …"): add its effects`, where: [place(f, f.description || f.name)] });
     }
   }
   op.result = resultOf(f, op, set, review);
   return op;
+}
+
+/**
+ * The row a write function creates: the thing whose key it returns first ("Returns: obs_id, …") or
+ * as "the new declaration reference", when it does not take that key. Drafted as an INSERT with the
+ * new key in the format the conventions give (`ATT-nnnn` → `ATT-{call:4}`) and every parameter that
+ * is a column of the thing; null when the conventions give no format for its key.
+ */
+function createdRow(f: ManualFunction, t: DraftTable | null, set: TableSet, names: readonly string[]): { table: DraftTable; effect: EffectSource; from: string } | null {
+  const first = f.returns?.fields[0];
+  let made = first ? (set.byKey.get(first) ?? null) : null;
+  let from = f.returns?.text ?? "";
+  if (!made) {
+    const m = /\breturns? (?:the )?new ([a-z ]+?) (?:reference|number|id)\b/i.exec(f.text);
+    made = m ? (thingsNamed(m[1] as string, set)[0] ?? null) : null;
+    from = m?.[0] ?? "";
+  }
+  if (!made || made === t || names.includes(made.key)) return null;
+  const format = set.formatOf(made.noun);
+  const run = format ? /n+$/.exec(format.written) : null;
+  if (!format || !run) return null;
+  const key = `${format.written.slice(0, run.index)}${run[0].length > 1 ? `{call:${run[0].length}}` : "{call}"}`;
+  const values: Record<string, EffectSource["values"] extends Record<string, infer V> | undefined ? V : never> = { [made.key]: { key } };
+  for (const p of names) if (p !== made.key && set.column(made, p)) values[p] = `:${p}`;
+  return { table: made, effect: { insert: made.name, values }, from };
 }
 
 /** Draft every function, twice: the states one function's messages name ("a released payment") are then known when an earlier one is read ("has not been released"). */
