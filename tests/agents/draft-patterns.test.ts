@@ -248,10 +248,13 @@ const CLINIC = `# Clinic Manual
 Read one patient. Parameters: patient_id (string): patient number. Returns: patient_id, name.
 
 #### \`get_visit\`
-Read one visit. Parameters: visit_id (string): visit number. Returns: visit_id, patient_id, reason, status.
+Read one visit. Parameters: visit_id (string): visit number. Returns: visit_id, patient_id, reason, status, history_allergies.
 
 #### \`book_visit\`
 Book a visit for a patient. Parameters: patient_id (string): patient number; reason (string): why. Returns: visit_id, patient_id, status.
+
+#### \`record_history\`
+Record what the patient tells. Parameters: visit_id (string): visit number; allergies (string): allergies as told; reason (string): why. Returns: visit_id, history_allergies, reason.
 
 #### \`note_call\`
 Note a call. Parameters: patient_id (string): patient number. Returns: call_id.
@@ -262,8 +265,15 @@ describe("rows a function creates", () => {
     const d = draft(CLINIC);
     expect(d.op("book_visit").effects).toEqual([{ insert: "visits", values: { visit_id: { key: "VIS-{call:5}" }, patient_id: ":patient_id", reason: ":reason" } }]);
     expect(d.review.filter((r) => r.kind === "effect").map((r) => r.subject)).toEqual(["operation book_visit", "operation note_call"]);
-    // No table with that key (call_id): nothing drafted.
-    expect(d.op("note_call").effects).toEqual([]);
+  });
+
+  it("keeps what a function records in the row's `<x>_<param>` column it returns (not a column that merely echoes the parameter)", () => {
+    const d = draft(CLINIC);
+    expect(d.op("record_history").effects).toEqual([{ update: "visits", set: { history_allergies: ":allergies" } }]);
+  });
+
+  it("drafts no INSERT when no table has the returned key", () => {
+    expect(draft(CLINIC).op("note_call").effects).toEqual([]);
   });
 });
 

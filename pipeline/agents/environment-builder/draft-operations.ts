@@ -120,6 +120,14 @@ export function draftOperation(f: ManualFunction, set: TableSet, minuteZero: num
   if (f.access === "write" && f.side === "agent" && t) {
     const notes = (f.params ?? []).map((p) => `${p.name} — ${p.note}`).join(". ");
     const read = readEffects(`${f.text} ${notes}`, t, set, names, f.name);
+    // "Record the triage history (…, allergies, …)" returning history_allergies: the row keeps what it is given in its `<x>_<param>` column.
+    if (!/^(?:propose|offer|request_\w*authori[sz]ation)/.test(f.name)) {
+      for (const p of names) {
+        if (p === t.key || set.tableOfKey(p)) continue;
+        const kept = (f.returns?.fields ?? []).filter((c) => c !== p && c.endsWith(`_${p}`) && set.column(t, c));
+        if (kept.length === 1 && !read.sets.some((x) => x.column === kept[0])) read.sets.push({ column: kept[0] as string, value: `:${p}` });
+      }
+    }
     for (const e of read.elsewhere) review.push({ kind: "effect", subject, what: `"${e.phrase}" becomes ${e.value}: write the effect on that row (which row of which table the manual does not say)`, where: [place(f, `${e.phrase} becomes ${e.value}`)] });
     if (read.sets.length > 0) {
       const set2: Record<string, string | number> = {};
