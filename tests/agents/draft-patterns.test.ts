@@ -284,3 +284,45 @@ describe("bench/draft-compare columnsWritten", () => {
     expect(columnsWritten("INSERT INTO h (k, v) SELECT 1, 2")).toEqual(["h.k", "h.v"]);
   });
 });
+
+const DEPOT = `# Depot Manual
+
+## 1. Status values
+
+| Field | Values |
+|---|---|
+| Order status | open, shipped |
+| Claim status | approved, rejected |
+
+## 2. Actions
+
+#### \`get_order\`
+Read one order. Parameters: order_id (string): order number. Returns: order_id, status.
+
+#### \`list_parcels\`
+Parameters: order_id (string): order number. Returns: parcels with weight and status.
+
+#### \`list_claims\`
+Parameters: order_id (string): order number. Returns a list of: claim_id, status.
+
+#### \`ship_order\`
+Ship an order. Parameters: order_id (string): order number.
+
+- \`parcels_sealed\`: A parcel on the order is not sealed; seal it first.
+- \`no_claim\`: The order already has an approved claim.
+`;
+
+describe("rows of another table that belong to this row", () => {
+  const d = draft(DEPOT);
+  it("a list_ function's owner key is a column of the things it lists (even when its Returns does not say 'list')", () => {
+    expect(d.set.tables.find((t) => t.name === "parcels")!.columns.map((c) => c.name)).toEqual(["parcel_id", "weight", "status", "order_id"]);
+  });
+
+  it("'A parcel on the order is not sealed': none of them in another state", () => {
+    expect(d.pcs("ship_order")[0]).toEqual({ message: "A parcel on the order is not sealed; seal it first.", sql: "SELECT NOT EXISTS (SELECT 1 FROM parcels WHERE order_id = :order_id AND status != 'sealed')" });
+  });
+
+  it("'The order already has an approved claim': none of them in that state", () => {
+    expect(d.pcs("ship_order")[1]).toEqual({ message: "The order already has an approved claim.", sql: "SELECT NOT EXISTS (SELECT 1 FROM claims WHERE order_id = :order_id AND status = 'approved')" });
+  });
+});

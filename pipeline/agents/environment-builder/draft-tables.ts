@@ -198,7 +198,8 @@ export function draftTables(functions: readonly ManualFunction[], conventions: M
     if (!t || !f.returns) continue;
     for (const field of f.returns.fields) addReturned(set, t, field);
     const by = (f.params ?? []).map((p) => keyName(p, set))[0];
-    if (f.returns.many && by && by !== t.key) set.addColumn(t, by);
+    // `list_<things>(<owner key>)` lists the things of that owner: they hold its key.
+    if ((f.returns.many || f.name.startsWith("list_")) && by && by !== t.key) set.addColumn(t, by);
   }
   // State values the enquiries print: "status (open, booked, expired)".
   for (const f of functions) {

@@ -117,6 +117,8 @@ function newFunction(name: string, m: ManualInput, line: number, access: "read" 
 export function parseReturns(sentence: string): { fields: string[]; many: boolean; text: string } {
   let t = sentence.replace(/^Returns?:?\s*/i, "").replace(/^return\s+/i, "");
   const many = /^(?:a list of|all\b|every\b|the list of)/i.test(t) || /\blist\b/i.test(t.slice(0, 20));
+  // "holds with kind, reason, …": the fields, not "holds kind".
+  t = t.replace(/^(?:[a-z]+ ){0,2}[a-z]+s with\s+/i, "");
   t = t.replace(/\b(?:oldest|newest|latest|earliest) first\b,?/gi, "").replace(/\bwith\s+/gi, "");
   t = t.replace(/^(?:a list of|the list of)\s*:?\s*/i, "").replace(/^[A-Z][\w -]{0,30}:\s*/, "");
   const fields: string[] = [];

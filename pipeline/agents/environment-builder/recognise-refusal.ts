@@ -266,6 +266,8 @@ function clockTime(message: string, minuteZero: number | null): Recognised | nul
  * - "There is no senior decision to discharge this patient": the column's values (a Field | Values
  *   table) that start with the verb;
  * - "The UTC accepts only patients on standard precautions": the column takes that value;
+ * - "A hold on the declaration is not closed": no row of that thing, of this row, in another state;
+ * - "The patient already holds an approved bed request": no row of that thing, of this row, in that state;
  * - "The deferment account is suspended": the row of that thing (by the call's key) is not in that state.
  *
  * A message that joins a second condition ("… must be recorded and the patient must not …") is left alone.
@@ -310,6 +312,25 @@ function recogniseState(message: string, ctx: OpContext, t: DraftTable, key: str
     if (/\bonly\b/i.test(clause)) {
       const hit = values.filter((v) => new RegExp(`\\b${v.replace(/_/g, " ")} ${colWords.join(" ")}\\b`, "i").test(clause));
       if (hit.length === 1) return { in_state: t.name, where: { [col]: hit[0] as string }, idHint: `${col}_${hit[0]}` };
+    }
+  }
+  // "A hold on the declaration is not closed": no row of that thing, of this row, in another state.
+  const other = /^An? ([a-z][a-z ]*?) (?:on|of|for) (?:the|this) ([a-z][a-z ]*?) is not ([a-z_]+)$/i.exec(clause);
+  if (other) {
+    const r = tableNamed(set, other[1] as string);
+    const value = other[3] as string;
+    if (r && r !== t && tableNamed(set, other[2] as string) === t && set.column(r, t.key) && (r.statuses.includes(value) || (/ed$/.test(value) && !NEGATIVE.test(value)))) {
+      set.addStatus(r, value);
+      return { sql: `SELECT NOT EXISTS (SELECT 1 FROM ${r.name} WHERE ${t.key} = :${key} AND ${set.stateColumn(r)} != '${value}')`, idHint: `no_${r.noun}_not_${value}` };
+    }
+  }
+  // "The patient already holds an approved bed request": no row of that thing, of this row, in that state.
+  const already = /\balready (?:has|holds|have|hold) an? ([a-z_]+) ([a-z][a-z ]*?)$/i.exec(clause);
+  if (already) {
+    const r = tableNamed(set, already[2] as string);
+    const value = already[1] as string;
+    if (r && r !== t && set.column(r, t.key) && r.statuses.includes(value)) {
+      return { sql: `SELECT NOT EXISTS (SELECT 1 FROM ${r.name} WHERE ${t.key} = :${key} AND ${set.stateColumn(r)} = '${value}')`, idHint: `no_${value}_${r.noun}` };
     }
   }
   // "The deferment account is suspended": that thing is not in that state.
