@@ -326,3 +326,67 @@ describe("rows of another table that belong to this row", () => {
     expect(d.pcs("ship_order")[1]).toEqual({ message: "The order already has an approved claim.", sql: "SELECT NOT EXISTS (SELECT 1 FROM claims WHERE order_id = :order_id AND status = 'approved')" });
   });
 });
+
+const WARD = `# Ward Manual
+
+## 1. Status values
+
+| Field | Values |
+|---|---|
+| Stay status | waiting, on_ward, discharged, transferred |
+
+## 2. Actions
+
+#### \`get_patient\`
+Read a patient. Parameters: patient_id (string): patient number. Returns: patient_id, name.
+
+#### \`get_stay\`
+Read a stay. Parameters: stay_id (string): stay number. Returns: stay_id, patient_id, status.
+
+#### \`open_stay\`
+Open a stay for a patient. Parameters: patient_id (string): patient number.
+
+- \`no_open_stay\`: The patient already has an open stay.
+
+#### \`note_stay\`
+Note something on a stay. Parameters: stay_id (string): stay number.
+
+- \`stay_open\`: The stay is not open (the patient has left).
+
+#### \`discharge_stay\`
+Discharge the patient; closes the stay. Parameters: stay_id (string): stay number.
+
+#### \`transfer_stay\`
+Transfer the patient; closes the stay. Parameters: stay_id (string): stay number.
+`;
+
+describe("open and closed rows", () => {
+  it("'is not open' / 'already has an open …': not in a state a function closes the row in", () => {
+    const d = draft(WARD);
+    expect(d.pcs("note_stay")).toEqual([{ message: "The stay is not open (the patient has left).", in_state: "stays", where: { status: { not: ["discharged", "transferred"] } } }]);
+    expect(d.pcs("open_stay")).toEqual([{ message: "The patient already has an open stay.", sql: "SELECT NOT EXISTS (SELECT 1 FROM stays WHERE patient_id = :patient_id AND status NOT IN ('discharged', 'transferred'))" }]);
+  });
+
+  it("no 'open' without a function that closes the row", () => {
+    const d = draft(WARD.replace(/; closes the stay/g, ""));
+    expect(d.pcs("note_stay")).toEqual([]);
+  });
+});
+
+describe("messages named by another function's", () => {
+  it("'(the expiry one reads \"…\")' replaces the message that shares its words when none has the word", () => {
+    const fns = readManualFunctions([
+      manual(`# M
+
+### \`propose_booking\`
+Sends a quote. Parameters: quote_id. Refusals:
+- "The quote is no longer open (quotes last 30 minutes)."
+- "The amount must be exactly that of the quote."
+
+### \`book_quote\`
+Books a quote. Parameters: quote_id. Refusals: the two messages of \`propose_booking\` (the expiry one reads "The quote has expired or is no longer open.").
+`),
+    ]);
+    expect(fns.find((f) => f.name === "book_quote")!.refusals.map((r) => r.message)).toEqual(["The quote has expired or is no longer open.", "The amount must be exactly that of the quote."]);
+  });
+});

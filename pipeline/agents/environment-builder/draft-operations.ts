@@ -5,7 +5,7 @@ import type { ManualParam } from "./parse-params.js";
 import { keyName, paramType, typeOfName, type DraftTable, type TableSet } from "./draft-tables.js";
 import { idFromMessage, recogniseRefusal } from "./recognise-refusal.js";
 import { readEffects } from "./effect-sentences.js";
-import { humanise } from "./text.js";
+import { humanise, sameWord } from "./text.js";
 
 /**
  * Operations from the manual's functions: parameters (type, enumeration, range, format, who knows
@@ -134,6 +134,9 @@ export function draftOperation(f: ManualFunction, set: TableSet, minuteZero: num
       for (const s of read.sets) set2[s.column] = typeof s.value === "string" && !s.value.startsWith(":") ? s.value : s.value;
       const stateCol = set.stateColumn(t);
       const status = set2[stateCol];
+      // "closes the attendance" (and sets discharged): a state in which the row is no longer open.
+      const closes = /\bclos(?:e|es|ing) the (?:[A-Z]{2,} )?([a-z]+)\b/.exec(f.text);
+      if (typeof status === "string" && closes && sameWord(closes[1] as string, t.noun.split("_").at(-1) as string)) set.addClosed(t, status);
       if (typeof status === "string" && set.column(t, `${status}_at`) && !(`${status}_at` in set2)) set2[`${status}_at`] = ":now";
       const from = op.preconditions.findIndex((p) => p.in_state === t.name && p.where && Object.keys(p.where).join() === stateCol && (typeof p.where[stateCol] === "string" || Array.isArray(p.where[stateCol])));
       if (status !== undefined && from >= 0 && params[t.key]) {

@@ -27,6 +27,8 @@ export interface DraftTable {
   owner?: string;
   /** State values seen in the documents, in the order first seen. */
   statuses: string[];
+  /** States in which the manual says a function "closes" the row (`closes the attendance` and sets discharged). */
+  closed?: string[];
   /** Where the manual first names the table (function and line). */
   line: number;
   file: string;
@@ -139,6 +141,11 @@ export class TableSet {
     const col = named.length === 1 ? (named[0]?.name as string) : "status";
     this.addColumn(t, col);
     return col;
+  }
+
+  addClosed(t: DraftTable, value: string): void {
+    t.closed ??= [];
+    if (!t.closed.includes(value)) t.closed.push(value);
   }
 
   addStatus(t: DraftTable, value: string): void {

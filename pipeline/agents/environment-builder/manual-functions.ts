@@ -145,7 +145,13 @@ function proseRefusals(text: string, names: readonly string[], own: Map<string, 
   // "the two messages of `fn` (the expiry one reads "…")" and "the X message of `fn`" / "the X message above".
   body = body.replace(/the (?:two|three|four|\d+) messages of `([a-z0-9_]+)`(?:\s*\(the (\w+) one reads "([^"]+)"\))?/gi, (_all, fn: string, word?: string, reads?: string) => {
     const src = [...own.values(), ...earlier].find((f) => f.name === fn);
-    for (const r of src?.refusals ?? []) add(names, word && reads && r.message.toLowerCase().includes(word.toLowerCase()) ? reads : r.message);
+    const list = src?.refusals ?? [];
+    // "(the expiry one reads "…")": the message named by the word, else the one sharing the most words with what it reads.
+    const shared = (m: string) => words(m).filter((w) => w.length > 3 && words(reads ?? "").includes(w)).length;
+    const byWord = word ? list.find((r) => r.message.toLowerCase().includes(word.toLowerCase())) : undefined;
+    const best = reads && !byWord ? [...list].sort((a, b) => shared(b.message) - shared(a.message))[0] : undefined;
+    const replaced = byWord ?? (best && shared(best.message) > 0 ? best : undefined);
+    for (const r of list) add(names, reads && r === replaced ? reads : r.message);
     return "";
   });
   body = body.replace(/the ([\w-]+) message (?:of `([a-z0-9_]+)`|above)/gi, (_all, word: string, fn?: string) => {

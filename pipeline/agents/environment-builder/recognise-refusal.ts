@@ -268,6 +268,8 @@ function clockTime(message: string, minuteZero: number | null): Recognised | nul
  * - "The UTC accepts only patients on standard precautions": the column takes that value;
  * - "A hold on the declaration is not closed": no row of that thing, of this row, in another state;
  * - "The patient already holds an approved bed request": no row of that thing, of this row, in that state;
+ * - "The attendance is not open", "already has an open attendance": not in a state a function
+ *   "closes" it in ("closes the attendance" and sets discharged);
  * - "The deferment account is suspended": the row of that thing (by the call's key) is not in that state.
  *
  * A message that joins a second condition ("… must be recorded and the patient must not …") is left alone.
@@ -324,14 +326,24 @@ function recogniseState(message: string, ctx: OpContext, t: DraftTable, key: str
       return { sql: `SELECT NOT EXISTS (SELECT 1 FROM ${r.name} WHERE ${t.key} = :${key} AND ${set.stateColumn(r)} != '${value}')`, idHint: `no_${r.noun}_not_${value}` };
     }
   }
-  // "The patient already holds an approved bed request": no row of that thing, of this row, in that state.
+  // "The patient already holds an approved bed request": no row of that thing, of this row, in that state
+  // ("an open attendance": in none of the states a function closes it in).
   const already = /\balready (?:has|holds|have|hold) an? ([a-z_]+) ([a-z][a-z ]*?)$/i.exec(clause);
   if (already) {
     const r = tableNamed(set, already[2] as string);
     const value = already[1] as string;
-    if (r && r !== t && set.column(r, t.key) && r.statuses.includes(value)) {
-      return { sql: `SELECT NOT EXISTS (SELECT 1 FROM ${r.name} WHERE ${t.key} = :${key} AND ${set.stateColumn(r)} = '${value}')`, idHint: `no_${value}_${r.noun}` };
+    const open = value === "open" && r && !r.statuses.includes("open") && (r.closed?.length ?? 0) > 0;
+    if (r && r !== t && set.column(r, t.key) && (r.statuses.includes(value) || open)) {
+      const col = set.stateColumn(r);
+      const cond = open ? `${col} NOT IN (${(r.closed as string[]).map((v) => `'${v}'`).join(", ")})` : `${col} = '${value}'`;
+      return { sql: `SELECT NOT EXISTS (SELECT 1 FROM ${r.name} WHERE ${t.key} = :${key} AND ${cond})`, idHint: `no_${value}_${r.noun}` };
     }
+  }
+  // "The attendance is not open": not in a state a function closes it in.
+  const notOpen = /^The ([a-z][a-z ]*?) is (?:not|no longer) open$/i.exec(clause);
+  if (notOpen && tableNamed(set, notOpen[1] as string) === t && !t.statuses.includes("open") && (t.closed?.length ?? 0) > 0) {
+    const closed = t.closed as string[];
+    return { in_state: t.name, where: { [set.stateColumn(t)]: { not: closed.length === 1 ? (closed[0] as string) : [...closed] } }, idHint: `${t.noun}_open` };
   }
   // "The deferment account is suspended": that thing is not in that state.
   const is = /^The ([a-z][a-z -]*?) is ([a-z_]+)$/i.exec(clause);
