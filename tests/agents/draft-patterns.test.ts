@@ -390,3 +390,41 @@ Books a quote. Parameters: quote_id. Refusals: the two messages of \`propose_boo
     expect(fns.find((f) => f.name === "book_quote")!.refusals.map((r) => r.message)).toEqual(["The quote has expired or is no longer open.", "The amount must be exactly that of the quote."]);
   });
 });
+
+const MOVES = `# Moves Manual
+
+## 1. Status values
+
+| Field | Values |
+|---|---|
+| Plan | stay, move:DEPOT, scrap |
+
+## 2. Actions
+
+#### \`get_crate\`
+Read a crate. Parameters: crate_id (string): crate number. Returns: crate_id, plan, shelf_id.
+
+#### \`get_shelf\`
+Read a shelf. Parameters: shelf_id (string): shelf code. Returns: shelf_id, status.
+
+#### \`move_crate\`
+Move a crate to another depot. Parameters: crate_id (string): crate number; target_depot (string): depot code.
+
+- \`planned\`: The plan for this crate is not a move to this depot.
+
+#### \`tag_crate\`
+Tag a crate. Parameters: crate_id (string): crate number.
+
+- \`not_shelved\`: The crate is already in a shelf; tag it there.
+`;
+
+describe("template values and keys of another thing", () => {
+  const d = draft(MOVES);
+  it("'is not a move to this depot': the value move:DEPOT with the call's depot parameter", () => {
+    expect(d.pcs("move_crate")).toEqual([{ message: "The plan for this crate is not a move to this depot.", sql: "SELECT COUNT(*) = 1 FROM crates WHERE crate_id = :crate_id AND plan = 'move:' || :target_depot" }]);
+  });
+
+  it("'is already in a shelf': the row's key of that thing is empty", () => {
+    expect(d.pcs("tag_crate")).toEqual([{ message: "The crate is already in a shelf; tag it there.", in_state: "crates", where: { shelf_id: null } }]);
+  });
+});

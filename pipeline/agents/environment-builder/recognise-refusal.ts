@@ -266,6 +266,8 @@ function clockTime(message: string, minuteZero: number | null): Recognised | nul
  * - "There is no senior decision to discharge this patient": the column's values (a Field | Values
  *   table) that start with the verb;
  * - "The UTC accepts only patients on standard precautions": the column takes that value;
+ * - "The senior decision … is not a transfer to this site": the value `transfer:SITE` with the site parameter;
+ * - "The patient is already in a bed": the row's key of that thing is empty;
  * - "A hold on the declaration is not closed": no row of that thing, of this row, in another state;
  * - "The patient already holds an approved bed request": no row of that thing, of this row, in that state;
  * - "The attendance is not open", "already has an open attendance": not in a state a function
@@ -311,6 +313,13 @@ function recogniseState(message: string, ctx: OpContext, t: DraftTable, key: str
       const hit = values.filter((v) => v.toLowerCase().split(/[-:]/)[0] === (to[1] as string).toLowerCase());
       if (hit.length > 0) return { in_state: t.name, where: { [col]: hit.length === 1 ? (hit[0] as string) : hit }, idHint: `${col}_${to[1]}` };
     }
+    // "is not a transfer to this site": the value `transfer:SITE` with the call's site parameter in place of SITE.
+    const toThis = /\bis not an? ([a-z]+) to this ([a-z]+)$/i.exec(clause);
+    if (toThis) {
+      const template = values.find((v) => new RegExp(`^${toThis[1]}:[A-Z]+$`, "i").test(v));
+      const p = ctx.params.find((x) => x.name !== key && x.name.split("_").some((w) => sameWord(w, toThis[2] as string)))?.name;
+      if (template && p) return { sql: `SELECT COUNT(*) = 1 FROM ${t.name} WHERE ${t.key} = :${key} AND ${col} = '${template.split(":")[0]}:' || :${p}`, idHint: `${col}_${toThis[1]}` };
+    }
     if (/\bonly\b/i.test(clause)) {
       const hit = values.filter((v) => new RegExp(`\\b${v.replace(/_/g, " ")} ${colWords.join(" ")}\\b`, "i").test(clause));
       if (hit.length === 1) return { in_state: t.name, where: { [col]: hit[0] as string }, idHint: `${col}_${hit[0]}` };
@@ -344,6 +353,12 @@ function recogniseState(message: string, ctx: OpContext, t: DraftTable, key: str
   if (notOpen && tableNamed(set, notOpen[1] as string) === t && !t.statuses.includes("open") && (t.closed?.length ?? 0) > 0) {
     const closed = t.closed as string[];
     return { in_state: t.name, where: { [set.stateColumn(t)]: { not: closed.length === 1 ? (closed[0] as string) : [...closed] } }, idHint: `${t.noun}_open` };
+  }
+  // "The patient is already in a bed": the row holds no key of that thing yet.
+  const inA = /\bis already in an? ([a-z][a-z ]*?)$/i.exec(clause);
+  if (inA) {
+    const r = tableNamed(set, inA[1] as string);
+    if (r && r !== t && set.column(t, r.key)) return { in_state: t.name, where: { [r.key]: null }, idHint: `no_${r.noun}` };
   }
   // "The deferment account is suspended": that thing is not in that state.
   const is = /^The ([a-z][a-z -]*?) is ([a-z_]+)$/i.exec(clause);
