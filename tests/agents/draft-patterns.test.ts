@@ -412,6 +412,14 @@ Move a crate to another depot. Parameters: crate_id (string): crate number; targ
 
 - \`planned\`: The plan for this crate is not a move to this depot.
 
+#### \`lookup_label\`
+Look a label up. Parameters: label_code (string): label code. Returns: label_code, text, status (current or withdrawn).
+
+#### \`label_crate\`
+Label a crate. Parameters: crate_id (string): crate number; new_label_code (string): label code.
+
+- \`current_label\`: The label code is not a line of the current label list.
+
 #### \`tag_crate\`
 Tag a crate. Parameters: crate_id (string): crate number.
 
@@ -422,6 +430,10 @@ describe("template values and keys of another thing", () => {
   const d = draft(MOVES);
   it("'is not a move to this depot': the value move:DEPOT with the call's depot parameter", () => {
     expect(d.pcs("move_crate")).toEqual([{ message: "The plan for this crate is not a move to this depot.", sql: "SELECT COUNT(*) = 1 FROM crates WHERE crate_id = :crate_id AND plan = 'move:' || :target_depot" }]);
+  });
+
+  it("'The label code is not a line of the current label list': the parameter keys a row of that thing in that state", () => {
+    expect(d.pcs("label_crate")).toEqual([{ message: "The label code is not a line of the current label list.", in_state: "labels", param: "new_label_code", where: { status: "current" } }]);
   });
 
   it("'is already in a shelf': the row's key of that thing is empty", () => {

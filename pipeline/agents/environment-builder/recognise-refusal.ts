@@ -268,6 +268,8 @@ function clockTime(message: string, minuteZero: number | null): Recognised | nul
  * - "The UTC accepts only patients on standard precautions": the column takes that value;
  * - "The senior decision … is not a transfer to this site": the value `transfer:SITE` with the site parameter;
  * - "The patient is already in a bed": the row's key of that thing is empty;
+ * - "The commodity code is not a line of the current tariff schedule": the parameter keys a row of
+ *   that thing in that state;
  * - "A hold on the declaration is not closed": no row of that thing, of this row, in another state;
  * - "The patient already holds an approved bed request": no row of that thing, of this row, in that state;
  * - "The attendance is not open", "already has an open attendance": not in a state a function
@@ -353,6 +355,16 @@ function recogniseState(message: string, ctx: OpContext, t: DraftTable, key: str
   if (notOpen && tableNamed(set, notOpen[1] as string) === t && !t.statuses.includes("open") && (t.closed?.length ?? 0) > 0) {
     const closed = t.closed as string[];
     return { in_state: t.name, where: { [set.stateColumn(t)]: { not: closed.length === 1 ? (closed[0] as string) : [...closed] } }, idHint: `${t.noun}_open` };
+  }
+  // "The commodity code is not a line of the current tariff schedule": the parameter is the key of a row of that thing in that state.
+  const lineOf = /^The ([a-z][a-z ]*?) is not an? ([a-z]+) of the ([a-z_]+) ([a-z][a-z ]*?)$/i.exec(clause);
+  if (lineOf) {
+    const r = tableNamed(set, `${lineOf[4]} ${lineOf[2]}`) ?? tableNamed(set, lineOf[2] as string);
+    const p = paramNamed(ctx.params, lineOf[1] as string);
+    const value = lineOf[3] as string;
+    if (r && p && (p === r.key || p.endsWith(`_${r.key}`)) && r.statuses.includes(value)) {
+      return { in_state: r.name, ...(p !== r.key ? { param: p } : {}), where: { [set.stateColumn(r)]: value }, idHint: `${r.noun}_${value}` };
+    }
   }
   // "The patient is already in a bed": the row holds no key of that thing yet.
   const inA = /\bis already in an? ([a-z][a-z ]*?)$/i.exec(clause);
