@@ -440,3 +440,45 @@ describe("template values and keys of another thing", () => {
     expect(d.pcs("tag_crate")).toEqual([{ message: "The crate is already in a shelf; tag it there.", in_state: "crates", where: { shelf_id: null } }]);
   });
 });
+
+const YARD = `# Yard Manual
+
+## 1. Conventions
+
+- Identifiers: bay B-nn; inspection set INS-nnnn.
+
+## 2. Status values
+
+| Field | Values |
+|---|---|
+| Bay status | free, taken, cleaning |
+
+## 3. Actions
+
+#### \`get_bay\`
+Read a bay. Parameters: bay_id (string): loading space code. Returns: bay_id, status.
+
+#### \`get_inspections\`
+List the inspections of a bay. Parameters: bay_id (string): loading space code. Returns a list of: inspection_id, bay_id, done_at.
+
+#### \`record_inspection\`
+Record an inspection of a bay. Parameters: bay_id (string): loading space code. Returns: inspection_id, done_at.
+
+#### \`release_bay\`
+Release a loading space after its lorry has left; the space goes to cleaning. Parameters: bay_id (string): loading space code.
+
+#### \`move_lorry\`
+Move a lorry to a bay (the bay it leaves goes to cleaning; it goes to cleaning too). Parameters: bay_id (string): loading space code.
+`;
+
+describe("formats and states of rows named in other words", () => {
+  const d = draft(YARD);
+  it("'inspection set INS-nnnn' is the format of inspections when no thing is named 'inspection set'", () => {
+    expect(d.op("record_inspection").effects).toEqual([{ insert: "inspections", values: { inspection_id: { key: "INS-{call:4}" }, bay_id: ":bay_id" } }]);
+  });
+
+  it("'the space goes to cleaning': the row its key's description names ('loading space code'), never 'it', never another row", () => {
+    expect(d.op("release_bay").effects).toEqual([{ update: "bays", set: { status: "cleaning" } }]);
+    expect(d.op("move_lorry").effects).toEqual([]);
+  });
+});

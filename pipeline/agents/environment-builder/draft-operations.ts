@@ -119,7 +119,7 @@ export function draftOperation(f: ManualFunction, set: TableSet, minuteZero: num
   }
   if (f.access === "write" && f.side === "agent" && t) {
     const notes = (f.params ?? []).map((p) => `${p.name} — ${p.note}`).join(". ");
-    const read = readEffects(`${f.text} ${notes}`, t, set, names, f.name);
+    const read = readEffects(`${f.text} ${notes}`, t, set, names, f.name, (f.params ?? []).find((p) => keyName(p, set) === t.key)?.note);
     // "Record the triage history (…, allergies, …)" returning history_allergies: the row keeps what it is given in its `<x>_<param>` column.
     if (!/^(?:propose|offer|request_\w*authori[sz]ation)/.test(f.name)) {
       for (const p of names) {

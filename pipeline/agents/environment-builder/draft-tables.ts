@@ -94,6 +94,13 @@ export class TableSet {
       if (fw.length === nounWords.length && fw.every((w, i) => sameWord(w, nounWords[i] as string))) return { pattern: f.pattern, written: f.written };
       if (note && new RegExp(`\\b${f.noun}\\b`, "i").test(note)) return { pattern: f.pattern, written: f.written };
     }
+    // "observation set OBS-n" for observations: the format's words start with the noun's, and no other thing is named by them all.
+    for (const f of this.conventions.formats) {
+      const fw = words(f.noun);
+      const starts = fw.length > nounWords.length && nounWords.every((w, i) => sameWord(w, fw[i] as string));
+      const other = this.tables.some((t) => t.noun !== noun && t.noun.split("_").length === fw.length && t.noun.split("_").every((w, i) => sameWord(w, fw[i] as string)));
+      if (starts && !other) return { pattern: f.pattern, written: f.written };
+    }
     return null;
   }
 

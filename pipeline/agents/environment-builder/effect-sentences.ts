@@ -6,7 +6,8 @@ import { isIdentifier, quoted, sameWord, words } from "./text.js";
  * What a write function changes, from the sentences a manual writes about it:
  * "…; status becomes held_compliance", "sets it to validated", "Sets the screening flag to cleared",
  * "the storage item becomes "declared"", "…: status scheduled, value date 2026-03-03", "Returns the
- * beneficiary with status verified", "sets closed_as to it" (in a parameter's note). A sentence about
+ * beneficiary with status verified", "sets closed_as to it" (in a parameter's note), "the space goes to
+ * cleaning" (a known state; the row named by its words or its key's description). A sentence about
  * another table's row is returned as `elsewhere` (the drafter cannot say which row; a review item).
  */
 
@@ -45,7 +46,7 @@ export function participles(verb: string): string[] {
 }
 
 /** Read the effects on row `t` (see the module comment); `params` are the function's parameter names. */
-export function readEffects(text: string, t: DraftTable, set: TableSet, params: readonly string[], fnName = ""): EffectReading {
+export function readEffects(text: string, t: DraftTable, set: TableSet, params: readonly string[], fnName = "", keyDescription?: string): EffectReading {
   const out: EffectReading = { sets: [], elsewhere: [] };
   const put = (column: string, value: string | number) => {
     if (!out.sets.some((s) => s.column === column)) out.sets.push({ column, value });
@@ -65,6 +66,14 @@ export function readEffects(text: string, t: DraftTable, set: TableSet, params: 
       if (col) put(col, value);
       else out.elsewhere.push({ phrase, value });
     }
+  }
+  // "the space goes to cleaning": the row named by its own words or by its key's description ("ED space code"); never "it".
+  for (const m of body.matchAll(/\bthe ([a-z][a-z -]{0,30}?) goes to "?([a-z][a-z0-9_]*)"?/gi)) {
+    const phrase = (m[1] as string).trim();
+    const value = m[2] as string;
+    const keyNote = words(keyDescription ?? "");
+    const named = isTheRow(t, phrase) || (words(phrase).length > 0 && words(phrase).every((w) => keyNote.includes(w)));
+    if (named && t.statuses.includes(value)) state(value);
   }
   for (const m of body.matchAll(/\bsets (?:(it)|the ([a-z][a-z -]{0,40}?)|([a-z][a-z0-9_]*)) (?:back )?to (?:status )?"?([a-z][a-z0-9_]*)"?/gi)) {
     const value = m[4] as string;
