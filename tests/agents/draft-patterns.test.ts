@@ -445,7 +445,7 @@ const YARD = `# Yard Manual
 
 ## 1. Conventions
 
-- Identifiers: bay B-nn; inspection set INS-nnnn.
+- Identifiers: bay B-nn; inspection set INS-nnnn; complaint CMP-nnn.
 
 ## 2. Status values
 
@@ -464,6 +464,9 @@ List the inspections of a bay. Parameters: bay_id (string): loading space code. 
 #### \`record_inspection\`
 Record an inspection of a bay. Parameters: bay_id (string): loading space code. Returns: inspection_id, done_at.
 
+#### \`raise_complaint\`
+Raise a complaint about a bay. Parameters: bay_id (string): loading space code; text (string): what happened. Returns: complaint_id, bay_id, raised_at, text.
+
 #### \`release_bay\`
 Release a loading space after its lorry has left; the space goes to cleaning. Parameters: bay_id (string): loading space code.
 
@@ -475,6 +478,11 @@ describe("formats and states of rows named in other words", () => {
   const d = draft(YARD);
   it("'inspection set INS-nnnn' is the format of inspections when no thing is named 'inspection set'", () => {
     expect(d.op("record_inspection").effects).toEqual([{ insert: "inspections", values: { inspection_id: { key: "INS-{call:4}" }, bay_id: ":bay_id" } }]);
+  });
+
+  it("a write function returning first the key of a thing the conventions give a format for creates that thing's rows", () => {
+    expect(d.set.tables.find((t) => t.name === "complaints")?.columns.map((c) => c.name)).toEqual(["complaint_id", "bay_id", "raised_at", "text"]);
+    expect(d.op("raise_complaint").effects).toEqual([{ insert: "complaints", values: { complaint_id: { key: "CMP-{call:3}" }, bay_id: ":bay_id", text: ":text" } }]);
   });
 
   it("'the space goes to cleaning': the row its key's description names ('loading space code'), never 'it', never another row", () => {

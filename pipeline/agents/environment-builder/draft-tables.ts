@@ -203,6 +203,17 @@ export function draftTables(functions: readonly ManualFunction[], conventions: M
       if (n.endsWith("_id") && n !== "proposal_id" && !set.tableOfKey(n)) set.add(n.slice(0, -3), f, n);
     }
   }
+  // A write function that returns first the key of a thing the conventions give a reference format for
+  // (`escalate_to_physician` → escalation_id, "escalation ESC-n"): the table of the things it creates.
+  for (const f of functions) {
+    const first = f.returns?.fields[0];
+    if (f.access !== "write" || !first?.endsWith("_id") || set.tableOfKey(first)) continue;
+    const noun = first.slice(0, -3);
+    const fw = noun.split("_");
+    if (!conventions.formats.some((x) => words(x.noun).length === fw.length && words(x.noun).every((w, i) => sameWord(w, fw[i] as string)))) continue;
+    const t = set.add(noun, f, first);
+    for (const field of f.returns?.fields ?? []) addReturned(set, t, field);
+  }
   const cw = words(customerText);
   set.customer = set.tables.find((t) => cw.some((w) => sameWord(w, t.noun) && w.length >= t.noun.length - 1)) ?? null;
   // Columns: what get_<thing> returns, and what list_<things> return for the thing they list.
