@@ -3,7 +3,7 @@ import { abbreviations, proseParams } from "../../pipeline/agents/environment-bu
 import { readConventions, readManualFunctions, type ManualInput } from "../../pipeline/agents/environment-builder/manual-functions.js";
 import { draftTables, readStateTables } from "../../pipeline/agents/environment-builder/draft-tables.js";
 import { draftOperations } from "../../pipeline/agents/environment-builder/draft-operations.js";
-import { prose } from "../../pipeline/agents/environment-builder/effect-sentences.js";
+import { clearedBy, prose } from "../../pipeline/agents/environment-builder/effect-sentences.js";
 import { outlineText } from "../../pipeline/sources/ingest.js";
 import { columnsWritten } from "../../bench/draft-compare.js";
 
@@ -488,5 +488,12 @@ describe("formats and states of rows named in other words", () => {
   it("'the space goes to cleaning': the row its key's description names ('loading space code'), never 'it', never another row", () => {
     expect(d.op("release_bay").effects).toEqual([{ update: "bays", set: { status: "cleaning" } }]);
     expect(d.op("move_lorry").effects).toEqual([]);
+  });
+});
+
+describe("fields a function clears", () => {
+  it("reads '<column> is filled when …; it is cleared by `fn`' from a list item, and nothing else", () => {
+    const text = "## 2\n\n- **Y-2.1** review_due_by is filled when a level 1 is given (or\n  a job is re-graded); it is cleared by\n  `review_job`.\n- **Y-2.2** next_due is recalculated by `grade_job`.\n";
+    expect(clearedBy(text)).toEqual([{ column: "review_due_by", fn: "review_job" }]);
   });
 });

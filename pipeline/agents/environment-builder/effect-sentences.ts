@@ -113,3 +113,16 @@ export function readEffects(text: string, t: DraftTable, set: TableSet, params: 
   }
   return out;
 }
+
+/**
+ * "escalation_due_by is filled when … ; it is cleared by `escalate_to_physician`" (a manual's
+ * description of its fields): the function empties that column of its row.
+ */
+export function clearedBy(text: string): Array<{ column: string; fn: string }> {
+  const out: Array<{ column: string; fn: string }> = [];
+  for (const sentence of text.split(/(?<=\.)\s+(?=[-A-Z*`])|\n\s*\n/)) {
+    const m = /^(?:[-*]\s+)?(?:\*\*[^*]+\*\*\s*)?`?([a-z][a-z0-9]*_[a-z0-9_]+)`?\s+(?:is|are)\b[^.]*?\b(?:it|they|and) (?:is |are )?cleared by `([a-z][a-z0-9_]*)`/.exec(sentence.replace(/\s+/g, " ").trim());
+    if (m) out.push({ column: m[1] as string, fn: m[2] as string });
+  }
+  return out;
+}
