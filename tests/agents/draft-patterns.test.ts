@@ -467,6 +467,15 @@ Record an inspection of a bay. Parameters: bay_id (string): loading space code. 
 #### \`raise_complaint\`
 Raise a complaint about a bay. Parameters: bay_id (string): loading space code; text (string): what happened. Returns: complaint_id, bay_id, raised_at, text.
 
+#### \`get_lorry\`
+Read a lorry. Parameters: lorry_id (string): lorry plate. Returns: lorry_id, bay_id, check_status.
+
+#### \`park_lorry\`
+Park a lorry in a bay. Parameters: lorry_id (string): lorry plate; bay_id (string): loading space code. Returns: lorry_id, bay_id.
+
+#### \`request_check\`
+Asks for a check of a lorry. Parameters: lorry_id (string): lorry plate. The result is recorded 20 minutes after the request (check status changes from asked to done).
+
 #### \`release_bay\`
 Release a loading space after its lorry has left; the space goes to cleaning. Parameters: bay_id (string): loading space code.
 
@@ -483,6 +492,14 @@ describe("formats and states of rows named in other words", () => {
   it("a write function returning first the key of a thing the conventions give a format for creates that thing's rows", () => {
     expect(d.set.tables.find((t) => t.name === "complaints")?.columns.map((c) => c.name)).toEqual(["complaint_id", "bay_id", "raised_at", "text"]);
     expect(d.op("raise_complaint").effects).toEqual([{ insert: "complaints", values: { complaint_id: { key: "CMP-{call:3}" }, bay_id: ":bay_id", text: ":text" } }]);
+  });
+
+  it("a parameter keying another thing that the call returns as the row's column: the row now references it", () => {
+    expect(d.op("park_lorry").effects).toEqual([{ update: "lorries", set: { bay_id: ":bay_id" } }]);
+  });
+
+  it("'N minutes after the request (check status changes from asked to done)': the call leaves the column in the first state", () => {
+    expect(d.op("request_check").effects).toEqual([{ update: "lorries", set: { check_status: "asked" } }]);
   });
 
   it("'the space goes to cleaning': the row its key's description names ('loading space code'), never 'it', never another row", () => {

@@ -127,6 +127,11 @@ export function draftOperation(f: ManualFunction, set: TableSet, minuteZero: num
         const kept = (f.returns?.fields ?? []).filter((c) => c !== p && c.endsWith(`_${p}`) && set.column(t, c));
         if (kept.length === 1 && !read.sets.some((x) => x.column === kept[0])) read.sets.push({ column: kept[0] as string, value: `:${p}` });
       }
+      // "Allocate an ED space … to a patient" taking bed_id and returning the row's bed_id: the row now references it.
+      for (const p of names) {
+        if (p === t.key || !set.tableOfKey(p) || set.tableOfKey(p) === set.customer || !set.column(t, p) || !(f.returns?.fields ?? []).includes(p)) continue;
+        if (!read.sets.some((x) => x.column === p)) read.sets.push({ column: p, value: `:${p}` });
+      }
     }
     for (const e of read.elsewhere) review.push({ kind: "effect", subject, what: `"${e.phrase}" becomes ${e.value}: write the effect on that row (which row of which table the manual does not say)`, where: [place(f, `${e.phrase} becomes ${e.value}`)] });
     if (read.sets.length > 0) {

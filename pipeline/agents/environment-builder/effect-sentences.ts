@@ -7,7 +7,8 @@ import { isIdentifier, quoted, sameWord, words } from "./text.js";
  * "…; status becomes held_compliance", "sets it to validated", "Sets the screening flag to cleared",
  * "the storage item becomes "declared"", "…: status scheduled, value date 2026-03-03", "Returns the
  * beneficiary with status verified", "sets closed_as to it" (in a parameter's note), "the space goes to
- * cleaning" (a known state; the row named by its words or its key's description). A sentence about
+ * cleaning" (a known state; the row named by its words or its key's description), "… 30 minutes after
+ * the request (four-eyes status changes from requested to approved)" (the call leaves it requested). A sentence about
  * another table's row is returned as `elsewhere` (the drafter cannot say which row; a review item).
  */
 
@@ -66,6 +67,11 @@ export function readEffects(text: string, t: DraftTable, set: TableSet, params: 
       if (col) put(col, value);
       else out.elsewhere.push({ phrase, value });
     }
+  }
+  // "… 30 minutes after the request (four-eyes status changes from requested to approved)": the call leaves the column in the first state.
+  for (const m of body.matchAll(/\b(\d+) minutes after\b[^.]*?\(?([a-z][a-z -]{0,30}?) changes from "?([a-z][a-z0-9_]*)"? to "?([a-z][a-z0-9_]*)"?/gi)) {
+    const col = columnNamed(t, m[2] as string);
+    if (col) put(col, m[3] as string);
   }
   // "the space goes to cleaning": the row named by its own words or by its key's description ("ED space code"); never "it".
   for (const m of body.matchAll(/\bthe ([a-z][a-z -]{0,30}?) goes to "?([a-z][a-z0-9_]*)"?/gi)) {
