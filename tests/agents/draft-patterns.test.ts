@@ -6,6 +6,7 @@ import { draftOperations } from "../../pipeline/agents/environment-builder/draft
 import { clearedBy, prose } from "../../pipeline/agents/environment-builder/effect-sentences.js";
 import { outlineText } from "../../pipeline/sources/ingest.js";
 import { columnsWritten } from "../../bench/draft-compare.js";
+import { sameWord } from "../../pipeline/agents/environment-builder/text.js";
 
 /** Focused tests of the sentence and table patterns the deterministic drafter recognises (one pattern each). */
 
@@ -512,5 +513,11 @@ describe("fields a function clears", () => {
   it("reads '<column> is filled when …; it is cleared by `fn`' from a list item, and nothing else", () => {
     const text = "## 2\n\n- **Y-2.1** review_due_by is filled when a level 1 is given (or\n  a job is re-graded); it is cleared by\n  `review_job`.\n- **Y-2.2** next_due is recalculated by `grade_job`.\n";
     expect(clearedBy(text)).toEqual([{ column: "review_due_by", fn: "review_job" }]);
+  });
+});
+
+describe("words", () => {
+  it("a plural in -ies is the same word as its singular in -y", () => {
+    expect([sameWord("beneficiaries", "beneficiary"), sameWord("entry", "entries"), sameWord("entry", "enter")]).toEqual([true, true, false]);
   });
 });
