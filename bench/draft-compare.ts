@@ -62,12 +62,24 @@ function score<T>(authored: readonly T[], drafted: readonly T[], same: (a: T, d:
 export function columnsWritten(sql: string): string[] {
   const ins = /^\s*INSERT\s+(?:OR\s+\w+\s+)?INTO\s+"?(\w+)"?\s*\(([^)]*)\)/i.exec(sql);
   if (ins) return (ins[2] as string).split(",").map((c) => `${ins[1]}.${c.trim().replace(/"/g, "")}`);
-  const upd = /^\s*UPDATE\s+"?(\w+)"?\s+SET\s+([\s\S]*?)\s+WHERE\b/i.exec(sql) ?? /^\s*UPDATE\s+"?(\w+)"?\s+SET\s+([\s\S]*)$/i.exec(sql);
+  const upd = /^\s*UPDATE\s+"?(\w+)"?\s+SET\s+([\s\S]*)$/i.exec(sql);
   if (!upd) return [];
   const out: string[] = [];
   let depth = 0;
   let start = 0;
-  const body = upd[2] as string;
+  // The SET list ends at the statement's own WHERE (depth 0), not at one inside a subquery.
+  const rest = upd[2] as string;
+  let end = rest.length;
+  for (let i = 0, d = 0; i < rest.length; i++) {
+    const c = rest[i];
+    if (c === "(") d++;
+    else if (c === ")") d--;
+    else if (d === 0 && /^\sWHERE\b/i.test(rest.slice(i, i + 7))) {
+      end = i;
+      break;
+    }
+  }
+  const body = rest.slice(0, end);
   for (let i = 0; i <= body.length; i++) {
     const c = body[i];
     if (c === "(") depth++;

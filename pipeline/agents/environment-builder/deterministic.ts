@@ -7,10 +7,11 @@ import { outlineText } from "../../sources/ingest.js";
 import { extractLoadedSync } from "../../sop/extract-loaded.js";
 import { readConventions, readManualFunctions, type ManualFunction, type ManualInput } from "./manual-functions.js";
 import { draftTables, readStateTables, type DraftTable, type TableSet } from "./draft-tables.js";
-import { draftOperation, type DraftOperation, type Pending } from "./draft-operations.js";
+import { draftOperations, type DraftOperation, type Pending } from "./draft-operations.js";
 import { draftApprovals } from "./draft-approvals.js";
 import { draftRules } from "./draft-rules.js";
 import { renderWorld } from "./render-world.js";
+import { clearedBy } from "./effect-sentences.js";
 import { humanise, isIdentifier } from "./text.js";
 
 /**
@@ -137,7 +138,15 @@ export function draftWorldDeterministic(dir: string): WorldDraft {
   const conventions = readConventions(manuals);
   const set: TableSet = draftTables(functions, conventions, card.customer);
   readStateTables(manuals.flatMap((m) => m.outline.sections.flatMap((s) => s.blocks.filter((b) => b.type === "table"))), set);
-  const ops = functions.map((f) => draftOperation(f, set, conventions.minuteZero, review));
+  const ops = draftOperations(functions, set, conventions.minuteZero, review);
+  // "… it is cleared by `fn`": fn empties that column of its row.
+  for (const c of manuals.flatMap((m) => clearedBy(m.text))) {
+    const op = ops.find((o) => o.name === c.fn && o.table && set.column(o.table, c.column));
+    if (!op?.table || !(op.table.key in op.params)) continue;
+    const own = op.effects.find((e) => e.update === op.table?.name && e.set);
+    if (own?.set) own.set[c.column] ??= null;
+    else op.effects.push({ update: op.table.name, set: { [c.column]: null } });
+  }
   const known = new Set([...ops.map((o) => o.name), ...set.tables.flatMap((t) => [t.name, ...t.columns.map((c) => c.name)]), ...ops.flatMap((o) => Object.keys(o.params))]);
   ops.push(...procedureOperations(sop, known, fileOf, review));
   draftApprovals(ops, review);

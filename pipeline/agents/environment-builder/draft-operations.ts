@@ -1,11 +1,11 @@
-import type { OperationSource, PreconditionSource } from "../../schemas/world-source.js";
+import type { EffectSource, OperationSource, PreconditionSource } from "../../schemas/world-source.js";
 import type { ReviewItem } from "../../schemas/world-review.js";
 import type { ManualFunction } from "./manual-functions.js";
 import type { ManualParam } from "./parse-params.js";
 import { keyName, paramType, typeOfName, type DraftTable, type TableSet } from "./draft-tables.js";
 import { idFromMessage, recogniseRefusal } from "./recognise-refusal.js";
 import { readEffects } from "./effect-sentences.js";
-import { humanise } from "./text.js";
+import { humanise, sameWord } from "./text.js";
 
 /**
  * Operations from the manual's functions: parameters (type, enumeration, range, format, who knows
@@ -70,6 +70,20 @@ export function draftOperation(f: ManualFunction, set: TableSet, minuteZero: num
     if (name in params) continue;
     params[name] = paramOf(p, name, set);
   }
+  if (f.paramsFromProse !== undefined) {
+    // Read from prose: the first thing its description names is what it works on too (not one a parameter keys already, nor the thing it creates).
+    const keyed = Object.keys(params).map((n) => set.tableOfKey(n));
+    const created = thingsNamed(/\breturns? (?:the )?(?:new )?([a-z ]+?) (?:reference|number|id)\b/i.exec(f.text)?.[1] ?? "", set);
+    const named = thingsNamed(f.description, set).filter((x) => !created.includes(x) && !keyed.includes(x)).slice(0, 1);
+    for (const t0 of named) {
+      // First: the row the operation is about.
+      const rest = { ...params };
+      for (const k of Object.keys(params)) delete params[k];
+      params[t0.key] = { type: "string", description: `${humanise(t0.noun).slice(0, -1)} reference.`, required: true, max_length: 200, source: "state", ...(set.formatOf(t0.noun) ? { pattern: set.formatOf(t0.noun)?.pattern as string } : {}) };
+      Object.assign(params, rest);
+    }
+    review.push({ kind: "parameter", subject, what: `the manual gives no parameter list for ${f.name}; drafted from its prose ("${f.paramsFromProse}"): ${Object.keys(params).join(", ")}; check names, types and sources`, where: [place(f, f.paramsFromProse)] });
+  }
   if (f.params === null) {
     // No parameter list: the one thing its description names ("releases the goods of a declaration") is what it takes.
     // Not the thing it creates ("Returns the hold reference").
@@ -98,17 +112,38 @@ export function draftOperation(f: ManualFunction, set: TableSet, minuteZero: num
     op.preconditions.push({ id, message: r.message, ...shape } as PreconditionSource);
     if (r.clauses.length > 0) op.clauses.set(id, r.clauses);
   }
+  const made = f.access === "write" && f.side === "agent" ? createdRow(f, t, set, names) : null;
+  if (made) {
+    op.effects.push(made.effect);
+    review.push({ kind: "effect", subject, what: `${f.name} returns the key of a new ${made.table.noun.replace(/_/g, " ")} (${made.table.key}): drafted its INSERT with the parameters the table has (${Object.keys(made.effect.values ?? {}).join(", ")}); add the values the row starts with (state, times) and check new keys cannot collide with fixed rows`, where: [place(f, made.from)] });
+  }
   if (f.access === "write" && f.side === "agent" && t) {
     const notes = (f.params ?? []).map((p) => `${p.name} — ${p.note}`).join(". ");
-    const read = readEffects(`${f.text} ${notes}`, t, set, names, f.name);
+    const read = readEffects(`${f.text} ${notes}`, t, set, names, f.name, (f.params ?? []).find((p) => keyName(p, set) === t.key)?.note);
+    // "Record the triage history (…, allergies, …)" returning history_allergies: the row keeps what it is given in its `<x>_<param>` column.
+    if (!/^(?:propose|offer|request_\w*authori[sz]ation)/.test(f.name)) {
+      for (const p of names) {
+        if (p === t.key || set.tableOfKey(p)) continue;
+        const kept = (f.returns?.fields ?? []).filter((c) => c !== p && c.endsWith(`_${p}`) && set.column(t, c));
+        if (kept.length === 1 && !read.sets.some((x) => x.column === kept[0])) read.sets.push({ column: kept[0] as string, value: `:${p}` });
+      }
+      // "Allocate an ED space … to a patient" taking bed_id and returning the row's bed_id: the row now references it.
+      for (const p of names) {
+        if (p === t.key || !set.tableOfKey(p) || set.tableOfKey(p) === set.customer || !set.column(t, p) || !(f.returns?.fields ?? []).includes(p)) continue;
+        if (!read.sets.some((x) => x.column === p)) read.sets.push({ column: p, value: `:${p}` });
+      }
+    }
     for (const e of read.elsewhere) review.push({ kind: "effect", subject, what: `"${e.phrase}" becomes ${e.value}: write the effect on that row (which row of which table the manual does not say)`, where: [place(f, `${e.phrase} becomes ${e.value}`)] });
     if (read.sets.length > 0) {
       const set2: Record<string, string | number> = {};
       for (const s of read.sets) set2[s.column] = typeof s.value === "string" && !s.value.startsWith(":") ? s.value : s.value;
       const stateCol = set.stateColumn(t);
       const status = set2[stateCol];
+      // "closes the attendance" (and sets discharged): a state in which the row is no longer open.
+      const closes = /\bclos(?:e|es|ing) the (?:[A-Z]{2,} )?([a-z]+)\b/.exec(f.text);
+      if (typeof status === "string" && closes && sameWord(closes[1] as string, t.noun.split("_").at(-1) as string)) set.addClosed(t, status);
       if (typeof status === "string" && set.column(t, `${status}_at`) && !(`${status}_at` in set2)) set2[`${status}_at`] = ":now";
-      const from = op.preconditions.findIndex((p) => p.in_state === t.name && p.where && Object.keys(p.where).join() === stateCol);
+      const from = op.preconditions.findIndex((p) => p.in_state === t.name && p.where && Object.keys(p.where).join() === stateCol && (typeof p.where[stateCol] === "string" || Array.isArray(p.where[stateCol])));
       if (status !== undefined && from >= 0 && params[t.key]) {
         const pc = op.preconditions.splice(from, 1)[0] as PreconditionSource;
         const { [stateCol]: to, ...others } = set2;
@@ -116,12 +151,43 @@ export function draftOperation(f: ManualFunction, set: TableSet, minuteZero: num
         const clauses = op.clauses.get(pc.id);
         if (clauses) op.clauses.set(pc.id, clauses);
       } else if (params[t.key]) op.effects.push({ update: t.name, set: set2 });
-    } else if (!/^(?:propose|offer|request_\w*authori[sz]ation)/.test(f.name)) {
+    } else if (!made && !/^(?:propose|offer|request_\w*authori[sz]ation)/.test(f.name)) {
       review.push({ kind: "effect", subject, what: `the manual does not say what ${f.name} changes in a sentence the drafter reads ("sets …", "… becomes …"): add its effects`, where: [place(f, f.description || f.name)] });
     }
   }
   op.result = resultOf(f, op, set, review);
   return op;
+}
+
+/**
+ * The row a write function creates: the thing whose key it returns first ("Returns: obs_id, …") or
+ * as "the new declaration reference", when it does not take that key. Drafted as an INSERT with the
+ * new key in the format the conventions give (`ATT-nnnn` → `ATT-{call:4}`) and every parameter that
+ * is a column of the thing; null when the conventions give no format for its key.
+ */
+function createdRow(f: ManualFunction, t: DraftTable | null, set: TableSet, names: readonly string[]): { table: DraftTable; effect: EffectSource; from: string } | null {
+  const first = f.returns?.fields[0];
+  let made = first ? (set.byKey.get(first) ?? null) : null;
+  let from = f.returns?.text ?? "";
+  if (!made) {
+    const m = /\breturns? (?:the )?new ([a-z ]+?) (?:reference|number|id)\b/i.exec(f.text);
+    made = m ? (thingsNamed(m[1] as string, set)[0] ?? null) : null;
+    from = m?.[0] ?? "";
+  }
+  if (!made || made === t || names.includes(made.key)) return null;
+  const format = set.formatOf(made.noun);
+  const run = format ? /n+$/.exec(format.written) : null;
+  if (!format || !run) return null;
+  const key = `${format.written.slice(0, run.index)}${run[0].length > 1 ? `{call:${run[0].length}}` : "{call}"}`;
+  const values: Record<string, EffectSource["values"] extends Record<string, infer V> | undefined ? V : never> = { [made.key]: { key } };
+  for (const p of names) if (p !== made.key && set.column(made, p)) values[p] = `:${p}`;
+  return { table: made, effect: { insert: made.name, values }, from };
+}
+
+/** Draft every function, twice: the states one function's messages name ("a released payment") are then known when an earlier one is read ("has not been released"). */
+export function draftOperations(functions: readonly ManualFunction[], set: TableSet, minuteZero: number | null, review: Pending[]): DraftOperation[] {
+  for (const f of functions) draftOperation(f, set, minuteZero, []);
+  return functions.map((f) => draftOperation(f, set, minuteZero, review));
 }
 
 function resultOf(f: ManualFunction, op: DraftOperation, set: TableSet, review: Pending[]): OperationSource["result"] {

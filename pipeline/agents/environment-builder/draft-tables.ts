@@ -27,6 +27,8 @@ export interface DraftTable {
   owner?: string;
   /** State values seen in the documents, in the order first seen. */
   statuses: string[];
+  /** States in which the manual says a function "closes" the row (`closes the attendance` and sets discharged). */
+  closed?: string[];
   /** Where the manual first names the table (function and line). */
   line: number;
   file: string;
@@ -57,6 +59,8 @@ export class TableSet {
   readonly byNoun = new Map<string, DraftTable>();
   readonly byKey = new Map<string, DraftTable>();
   customer: DraftTable | null = null;
+  /** Values a Field | Values table gives for a column other than a state (`attendances.precautions` → unscreened, standard, …). */
+  readonly values = new Map<string, string[]>();
 
   constructor(readonly conventions: ManualConventions) {}
 
@@ -89,6 +93,13 @@ export class TableSet {
       const fw = words(f.noun);
       if (fw.length === nounWords.length && fw.every((w, i) => sameWord(w, nounWords[i] as string))) return { pattern: f.pattern, written: f.written };
       if (note && new RegExp(`\\b${f.noun}\\b`, "i").test(note)) return { pattern: f.pattern, written: f.written };
+    }
+    // "observation set OBS-n" for observations: the format's words start with the noun's, and no other thing is named by them all.
+    for (const f of this.conventions.formats) {
+      const fw = words(f.noun);
+      const starts = fw.length > nounWords.length && nounWords.every((w, i) => sameWord(w, fw[i] as string));
+      const other = this.tables.some((t) => t.noun !== noun && t.noun.split("_").length === fw.length && t.noun.split("_").every((w, i) => sameWord(w, fw[i] as string)));
+      if (starts && !other) return { pattern: f.pattern, written: f.written };
     }
     return null;
   }
@@ -139,6 +150,11 @@ export class TableSet {
     return col;
   }
 
+  addClosed(t: DraftTable, value: string): void {
+    t.closed ??= [];
+    if (!t.closed.includes(value)) t.closed.push(value);
+  }
+
   addStatus(t: DraftTable, value: string): void {
     if (isIdentifier(value) && !t.statuses.includes(value)) t.statuses.push(value);
   }
@@ -168,7 +184,13 @@ export function draftTables(functions: readonly ManualFunction[], conventions: M
     const noun = nounOfFunction(f.name);
     const params = (f.params ?? []).map((p) => keyName(p, set));
     // `get_<thing>(<key>)`: the table of the thing, keyed by the one parameter.
-    if (noun && /^(?:get|lookup|look_up|show|view)_/.test(f.name) && params.length === 1) set.add(snake(noun), f, params[0] as string);
+    if (!noun || !/^(?:get|lookup|look_up|show|view)_/.test(f.name) || params.length !== 1) continue;
+    const other = set.tableOfKey(params[0] as string);
+    if (other && other.noun !== snake(noun) && f.returns?.many) {
+      // `get_observations(attendance_id)` returning a list: the observations of an attendance, keyed by their own id field.
+      const own = f.returns.fields.find((x) => x.endsWith("_id") && !set.tableOfKey(x));
+      set.add(snake(noun), f, own ?? `${snake(noun)}_id`);
+    } else set.add(snake(noun), f, params[0] as string);
   }
   // `list_<things>(<owner key>)`: the table of the things, keyed `<thing>_id`.
   for (const f of functions) {
@@ -181,6 +203,17 @@ export function draftTables(functions: readonly ManualFunction[], conventions: M
       if (n.endsWith("_id") && n !== "proposal_id" && !set.tableOfKey(n)) set.add(n.slice(0, -3), f, n);
     }
   }
+  // A write function that returns first the key of a thing the conventions give a reference format for
+  // (`escalate_to_physician` → escalation_id, "escalation ESC-n"): the table of the things it creates.
+  for (const f of functions) {
+    const first = f.returns?.fields[0];
+    if (f.access !== "write" || !first?.endsWith("_id") || set.tableOfKey(first)) continue;
+    const noun = first.slice(0, -3);
+    const fw = noun.split("_");
+    if (!conventions.formats.some((x) => words(x.noun).length === fw.length && words(x.noun).every((w, i) => sameWord(w, fw[i] as string)))) continue;
+    const t = set.add(noun, f, first);
+    for (const field of f.returns?.fields ?? []) addReturned(set, t, field);
+  }
   const cw = words(customerText);
   set.customer = set.tables.find((t) => cw.some((w) => sameWord(w, t.noun) && w.length >= t.noun.length - 1)) ?? null;
   // Columns: what get_<thing> returns, and what list_<things> return for the thing they list.
@@ -190,7 +223,8 @@ export function draftTables(functions: readonly ManualFunction[], conventions: M
     if (!t || !f.returns) continue;
     for (const field of f.returns.fields) addReturned(set, t, field);
     const by = (f.params ?? []).map((p) => keyName(p, set))[0];
-    if (f.returns.many && by && by !== t.key) set.addColumn(t, by);
+    // `list_<things>(<owner key>)` lists the things of that owner: they hold its key.
+    if ((f.returns.many || f.name.startsWith("list_")) && by && by !== t.key) set.addColumn(t, by);
   }
   // State values the enquiries print: "status (open, booked, expired)".
   for (const f of functions) {
@@ -224,7 +258,14 @@ export function readStateTables(tables: ReadonlyArray<{ header: Array<{ text: st
     for (const r of tb.rows) {
       const field = r.cells[0]?.text ?? "";
       const m = /^(.*?)\s+status$/i.exec(field);
-      if (!m) continue;
+      if (!m) {
+        // "Precautions | unscreened, standard, …": the values of the one table's column of that name.
+        const col = snake(field);
+        const holders = set.tables.filter((x) => set.column(x, col));
+        const vals = (r.cells[1]?.text ?? "").split(/,\s*/).map((v) => v.trim());
+        if (holders.length === 1 && vals.length >= 2 && vals.every((v) => /^[a-z][a-z0-9_:-]*$/i.test(v))) set.values.set(`${holders[0]?.name}.${col}`, vals);
+        continue;
+      }
       const noun = snake(m[1] as string);
       const t = set.byNoun.get(noun) ?? set.tables.find((x) => x.noun.endsWith(noun)) ?? null;
       if (!t) continue;

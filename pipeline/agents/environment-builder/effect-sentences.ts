@@ -6,7 +6,9 @@ import { isIdentifier, quoted, sameWord, words } from "./text.js";
  * What a write function changes, from the sentences a manual writes about it:
  * "…; status becomes held_compliance", "sets it to validated", "Sets the screening flag to cleared",
  * "the storage item becomes "declared"", "…: status scheduled, value date 2026-03-03", "Returns the
- * beneficiary with status verified", "sets closed_as to it" (in a parameter's note). A sentence about
+ * beneficiary with status verified", "sets closed_as to it" (in a parameter's note), "the space goes to
+ * cleaning" (a known state; the row named by its words or its key's description), "… 30 minutes after
+ * the request (four-eyes status changes from requested to approved)" (the call leaves it requested). A sentence about
  * another table's row is returned as `elsewhere` (the drafter cannot say which row; a review item).
  */
 
@@ -23,10 +25,10 @@ export interface EffectReading {
 
 const STATE = /^[a-z][a-z0-9_]*$/;
 
-/** Text of the function without its quoted refusal messages. */
-function prose(text: string): string {
+/** Text of the function without its quoted refusal messages; a quoted single value (`becomes "declared"`) stays. */
+export function prose(text: string): string {
   let out = text;
-  for (const q of quoted(text).reverse()) out = `${out.slice(0, q.start)} ${out.slice(q.end)}`;
+  for (const q of quoted(text).reverse()) if (!STATE.test(q.text)) out = `${out.slice(0, q.start)} ${out.slice(q.end)}`;
   return out;
 }
 
@@ -45,7 +47,7 @@ export function participles(verb: string): string[] {
 }
 
 /** Read the effects on row `t` (see the module comment); `params` are the function's parameter names. */
-export function readEffects(text: string, t: DraftTable, set: TableSet, params: readonly string[], fnName = ""): EffectReading {
+export function readEffects(text: string, t: DraftTable, set: TableSet, params: readonly string[], fnName = "", keyDescription?: string): EffectReading {
   const out: EffectReading = { sets: [], elsewhere: [] };
   const put = (column: string, value: string | number) => {
     if (!out.sets.some((s) => s.column === column)) out.sets.push({ column, value });
@@ -65,6 +67,19 @@ export function readEffects(text: string, t: DraftTable, set: TableSet, params: 
       if (col) put(col, value);
       else out.elsewhere.push({ phrase, value });
     }
+  }
+  // "… 30 minutes after the request (four-eyes status changes from requested to approved)": the call leaves the column in the first state.
+  for (const m of body.matchAll(/\b(\d+) minutes after\b[^.]*?\(?([a-z][a-z -]{0,30}?) changes from "?([a-z][a-z0-9_]*)"? to "?([a-z][a-z0-9_]*)"?/gi)) {
+    const col = columnNamed(t, m[2] as string);
+    if (col) put(col, m[3] as string);
+  }
+  // "the space goes to cleaning": the row named by its own words or by its key's description ("ED space code"); never "it".
+  for (const m of body.matchAll(/\bthe ([a-z][a-z -]{0,30}?) goes to "?([a-z][a-z0-9_]*)"?/gi)) {
+    const phrase = (m[1] as string).trim();
+    const value = m[2] as string;
+    const keyNote = words(keyDescription ?? "");
+    const named = isTheRow(t, phrase) || (words(phrase).length > 0 && words(phrase).every((w) => keyNote.includes(w)));
+    if (named && t.statuses.includes(value)) state(value);
   }
   for (const m of body.matchAll(/\bsets (?:(it)|the ([a-z][a-z -]{0,40}?)|([a-z][a-z0-9_]*)) (?:back )?to (?:status )?"?([a-z][a-z0-9_]*)"?/gi)) {
     const value = m[4] as string;
@@ -101,6 +116,19 @@ export function readEffects(text: string, t: DraftTable, set: TableSet, params: 
     const verb = /^([a-z]+)_/.exec(fnName)?.[1] ?? "";
     const hit = participles(verb).find((p) => t.statuses.includes(p));
     if (hit) state(hit);
+  }
+  return out;
+}
+
+/**
+ * "escalation_due_by is filled when … ; it is cleared by `escalate_to_physician`" (a manual's
+ * description of its fields): the function empties that column of its row.
+ */
+export function clearedBy(text: string): Array<{ column: string; fn: string }> {
+  const out: Array<{ column: string; fn: string }> = [];
+  for (const sentence of text.split(/(?<=\.)\s+(?=[-A-Z*`])|\n\s*\n/)) {
+    const m = /^(?:[-*]\s+)?(?:\*\*[^*]+\*\*\s*)?`?([a-z][a-z0-9]*_[a-z0-9_]+)`?\s+(?:is|are)\b[^.]*?\b(?:it|they|and) (?:is |are )?cleared by `([a-z][a-z0-9_]*)`/.exec(sentence.replace(/\s+/g, " ").trim());
+    if (m) out.push({ column: m[1] as string, fn: m[2] as string });
   }
   return out;
 }

@@ -1,5 +1,6 @@
 import type { Block, DocumentOutline, Section, TableBlock } from "../../sources/outline-types.js";
 import { parseParams, proseParam, type ManualParam } from "./parse-params.js";
+import { abbreviations, proseParams, sendsTerms } from "./prose-params.js";
 import { formatPattern, isIdentifier, quoted, sameWord, sentenceFrom, snake, splitTop, words } from "./text.js";
 
 /**
@@ -30,6 +31,8 @@ export interface ManualFunction {
   /** Every prose sentence about the function (what it sets, needs, returns). */
   text: string;
   params: ManualParam[] | null;
+  /** The sentence the parameters were read from when the manual gives no list (prose-params.ts). */
+  paramsFromProse?: string;
   returns: { fields: string[]; many: boolean; text: string } | null;
   refusals: Refusal[];
 }
@@ -51,6 +54,9 @@ export interface ManualInput {
 const READ_VERB = /^(?:get|list|find|search|lookup|look_up|next|show|view|read|check|query)_/;
 const READ_SECTION = /enquir|look(?:ing)?(?: things)? up|\bread\b|quer|change nothing|lookup/i;
 const CUSTOMER_SECTION = /(?:taken by|actions? of|side\b|portal|by the) .*?(?:client|customer|patient|relative|declarant|trader|caller)|(?:client|customer|patient|declarant|trader) (?:actions|side|portal)/i;
+/** A customer action that approves a proposal (`approve_amendment`, `authorise_deferment_charge`): it takes the proposal id. */
+const APPROVING = /^(?:approve|accept|authori[sz]e|consent|agree|confirm|sign|give)_[a-z0-9_]+$/;
+const PROPOSAL_PARAM = (): ManualParam => ({ name: "proposal_id", exact: true, type: "string", note: "Proposal to approve." });
 const CLAUSE_ID = /\b[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*-\d+(?:\.\d+)*\b/g;
 
 const blockText = (b: Block): string[] => {
@@ -111,6 +117,8 @@ function newFunction(name: string, m: ManualInput, line: number, access: "read" 
 export function parseReturns(sentence: string): { fields: string[]; many: boolean; text: string } {
   let t = sentence.replace(/^Returns?:?\s*/i, "").replace(/^return\s+/i, "");
   const many = /^(?:a list of|all\b|every\b|the list of)/i.test(t) || /\blist\b/i.test(t.slice(0, 20));
+  // "holds with kind, reason, …": the fields, not "holds kind".
+  t = t.replace(/^(?:[a-z]+ ){0,2}[a-z]+s with\s+/i, "");
   t = t.replace(/\b(?:oldest|newest|latest|earliest) first\b,?/gi, "").replace(/\bwith\s+/gi, "");
   t = t.replace(/^(?:a list of|the list of)\s*:?\s*/i, "").replace(/^[A-Z][\w -]{0,30}:\s*/, "");
   const fields: string[] = [];
@@ -137,7 +145,13 @@ function proseRefusals(text: string, names: readonly string[], own: Map<string, 
   // "the two messages of `fn` (the expiry one reads "…")" and "the X message of `fn`" / "the X message above".
   body = body.replace(/the (?:two|three|four|\d+) messages of `([a-z0-9_]+)`(?:\s*\(the (\w+) one reads "([^"]+)"\))?/gi, (_all, fn: string, word?: string, reads?: string) => {
     const src = [...own.values(), ...earlier].find((f) => f.name === fn);
-    for (const r of src?.refusals ?? []) add(names, word && reads && r.message.toLowerCase().includes(word.toLowerCase()) ? reads : r.message);
+    const list = src?.refusals ?? [];
+    // "(the expiry one reads "…")": the message named by the word, else the one sharing the most words with what it reads.
+    const shared = (m: string) => words(m).filter((w) => w.length > 3 && words(reads ?? "").includes(w)).length;
+    const byWord = word ? list.find((r) => r.message.toLowerCase().includes(word.toLowerCase())) : undefined;
+    const best = reads && !byWord ? [...list].sort((a, b) => shared(b.message) - shared(a.message))[0] : undefined;
+    const replaced = byWord ?? (best && shared(best.message) > 0 ? best : undefined);
+    for (const r of list) add(names, reads && r === replaced ? reads : r.message);
     return "";
   });
   body = body.replace(/the ([\w-]+) message (?:of `([a-z0-9_]+)`|above)/gi, (_all, word: string, fn?: string) => {
@@ -220,6 +234,11 @@ function tableFunctions(t: TableBlock, m: ManualInput, access: "read" | "write",
       f.params = parseParams(cell.replace(/`/g, ""), { prose: true });
       f.explicitParams = true;
     }
+    else if (side === "customer" && APPROVING.test(name)) {
+      // An Action | Used for row of the customer's side: an approving action takes the proposal id.
+      f.params = [PROPOSAL_PARAM()];
+      f.explicitParams = true;
+    }
     if (ri >= 0) f.returns = parseReturns(row.cells[ri]?.text ?? "");
     f.description = di >= 0 ? (row.cells[di]?.text ?? "") : ri >= 0 ? `Returns ${(row.cells[ri]?.text ?? "").replace(/^([A-Z])/, (c) => c.toLowerCase())}` : "";
     f.text = row.cells.map((c) => c.text).join(" ");
@@ -265,7 +284,7 @@ function paragraphFunctions(section: Section, m: ManualInput, access: "read" | "
         const clauses = [...`${message} ${cause}`.matchAll(CLAUSE_ID)].map((x) => x[0]);
         const named = [...cause.matchAll(/`([a-z0-9_]+)`/g)].map((x) => x[1] as string);
         // A message goes to the functions of the group its words name (`booked` → book_inspection), else to all of them.
-        const score = (f: Draft) => f.name.split("_").filter((t) => words(`${message} ${cause}`).some((w) => sameWord(t, w))).length;
+        const score = (f: Draft) => f.name.split("_").filter((t) => words(message).some((w) => sameWord(t, w))).length;
         const best = Math.max(0, ...group.map(score));
         for (const f of group) if ((best === 0 || score(f) === best) && !named.includes(f.name)) f.refusals.push({ message, line: r.line, clauses });
       }
@@ -296,17 +315,34 @@ export function readManualFunctions(manuals: readonly ManualInput[]): ManualFunc
       }
     }
   }
+  // Functions without a parameter list whose prose names their inputs (prose-params.ts).
+  for (const m of manuals) {
+    const abbr = abbreviations(m.text);
+    let terms: ManualParam[] | null = null;
+    for (const f of out) {
+      if (f.file !== m.file) continue;
+      if (f.params === null && !f.explicitParams) {
+        const read = proseParams(f.description, f.text, abbr, terms);
+        if (read) {
+          f.params = read.params;
+          f.paramsFromProse = read.from;
+        }
+      }
+      if (f.params && sendsTerms(f.text)) terms = f.params;
+    }
+  }
   // Customer actions the manual names only in passing ("the desk sees them as `approve_payment_release`, …").
   for (const m of manuals) {
     for (const s of m.outline.sections) {
       for (const text of s.blocks.flatMap(blockText)) {
-        for (const c of text.matchAll(/`((?:approve|accept|authori[sz]e|consent|agree|confirm|sign|give)_[a-z0-9_]+)`/g)) {
+        for (const c of text.matchAll(/`([a-z][a-z0-9_]*)`/g)) {
           const name = c[1] as string;
+          if (!APPROVING.test(name)) continue;
           if (out.some((o) => o.name === name)) continue;
           const f = newFunction(name, m, lineOf(m.text, c[0], s.line_start), "write", "customer");
           f.description = sentenceFrom(text, 0);
           f.text = text;
-          f.params = [{ name: "proposal_id", exact: true, type: "string", note: "Proposal to approve." }];
+          f.params = [PROPOSAL_PARAM()];
           out.push(f);
         }
       }

@@ -46,6 +46,8 @@ export function sameWord(a: string, b: string): boolean {
   const [s, l] = a.length <= b.length ? [a, b] : [b, a];
   if (s.length >= 3 && l.startsWith(s)) return true;
   const stem = (w: string) => w.replace(/(?:ies|es|s|ed|d|ing)$/, "");
+  // "beneficiaries" ~ "beneficiary": the same word in the plural.
+  if (singular(a) === singular(b) && singular(a).length >= 3) return true;
   return stem(a) === stem(b) && stem(a).length >= 3;
 }
 

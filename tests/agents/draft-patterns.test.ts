@@ -1,0 +1,523 @@
+import { describe, expect, it } from "vitest";
+import { abbreviations, proseParams } from "../../pipeline/agents/environment-builder/prose-params.js";
+import { readConventions, readManualFunctions, type ManualInput } from "../../pipeline/agents/environment-builder/manual-functions.js";
+import { draftTables, readStateTables } from "../../pipeline/agents/environment-builder/draft-tables.js";
+import { draftOperations } from "../../pipeline/agents/environment-builder/draft-operations.js";
+import { clearedBy, prose } from "../../pipeline/agents/environment-builder/effect-sentences.js";
+import { outlineText } from "../../pipeline/sources/ingest.js";
+import { columnsWritten } from "../../bench/draft-compare.js";
+import { sameWord } from "../../pipeline/agents/environment-builder/text.js";
+
+/** Focused tests of the sentence and table patterns the deterministic drafter recognises (one pattern each). */
+
+const manual = (text: string): ManualInput => ({ document: "m", file: "m.md", text, outline: outlineText(text) });
+/** The operations drafted from one manual text (the deterministic strategy's steps, without a domain folder). */
+function draft(text: string) {
+  const m = manual(text);
+  const functions = readManualFunctions([m]);
+  const conventions = readConventions([m]);
+  const set = draftTables(functions, conventions, "client");
+  readStateTables(m.outline.sections.flatMap((s) => s.blocks.filter((b) => b.type === "table")), set);
+  const review: Array<{ kind: string; subject: string }> = [];
+  const ops = draftOperations(functions, set, conventions.minuteZero, review as never);
+  const op = (n: string) => ops.find((o) => o.name === n)!;
+  const pcs = (n: string) => op(n).preconditions.map(({ id: _i, message, ...shape }) => ({ message, ...shape }));
+  return { ops, op, pcs, set, review };
+}
+const names = (ps: Array<{ name: string }> | null | undefined) => (ps ?? []).map((p) => p.name);
+
+describe("prose parameters (a function without a parameter list)", () => {
+  const abbr = new Map([["DAN", "deferment approval number"]]);
+
+  it("reads an abbreviation the manual defines only when the initials spell it", () => {
+    expect([...abbreviations("the deferment approval number (DAN) stated by the declarant; the cash deposit (HVD) and the box (XYZ)")]).toEqual([["DAN", "deferment approval number"]]);
+  });
+
+  it("reads a colon list, its enumerations and a shared source", () => {
+    const r = proseParams("places a hold: kind (documentary or physical), document required (proof of origin, commercial invoice) and reason.", "", abbr, null);
+    expect(r?.params.map((p) => [p.name, p.enum ?? null, p.source ?? null])).toEqual([
+      ["kind", ["documentary", "physical"], null],
+      ["document_required", null, null],
+      ["reason", null, null],
+    ]);
+    const s = proseParams("records a deposit as security: the payment reference (HVD-) and the amount transferred, both as stated by the declarant from the bank's confirmation.", "", abbr, null);
+    expect(s?.params.map((p) => [p.name, p.source])).toEqual([
+      ["payment_reference", "customer"],
+      ["amount_transferred", "customer"],
+    ]);
+  });
+
+  it("reads a parenthesised list after the terms sent, expanding abbreviations", () => {
+    expect(names(proseParams("sends the corrected terms (declaration, corrected commodity code, corrected customs value) to the portal.", "", abbr, null)?.params)).toEqual(["declaration", "corrected_commodity_code", "corrected_customs_value"]);
+    expect(names(proseParams("asks the account holder to authorise one charge (declaration, DAN, exact amount); returns a proposal number.", "", abbr, null)?.params)).toEqual(["declaration", "deferment_approval_number", "amount"]);
+    // A parenthesis of prose is not a list.
+    expect(proseParams("books the examination (the report follows after about 60 minutes).", "", abbr, null)).toBeNull();
+  });
+
+  it("reads the names before 'must be exactly those', or the terms of the function that sent them", () => {
+    const text = "makes the charge the account holder authorised; the declaration, DAN and amount must be exactly those authorised.";
+    expect(names(proseParams("makes the charge the account holder authorised; the declaration, DAN and amount must be exactly those authorised.", text, abbr, null)?.params)).toEqual(["declaration", "deferment_approval_number", "amount"]);
+    const before = [{ name: "declaration", exact: false, note: "" }, { name: "corrected_customs_value", exact: false, note: "" }];
+    expect(names(proseParams("applies the amendment; the three terms must be exactly those the declarant approved.", "applies the amendment; the three terms must be exactly those the declarant approved.", abbr, before)?.params)).toEqual(["declaration", "corrected_customs_value"]);
+    expect(proseParams("applies the amendment.", "applies the amendment; the three terms must be exactly those the declarant approved.", abbr, null)).toBeNull();
+  });
+
+  it("reads one reference named with 'with the …' or an abbreviation 'given'", () => {
+    expect(names(proseParams("records a preference claim with the proof of origin reference; CCS applies the rate.", "", abbr, null)?.params)).toEqual(["proof_of_origin_reference"]);
+    expect(names(proseParams("charges the duty of a lodged declaration to the DAN given, under the standing authority.", "", abbr, null)?.params)).toEqual(["deferment_approval_number"]);
+    expect(proseParams("charges the duty to the account given.", "", abbr, null)).toBeNull();
+  });
+
+  it("gives a customer action of an Action | Used for table that approves a proposal the proposal id", () => {
+    const fns = readManualFunctions([manual("# M\n\n## 9. Trader portal actions (declarant side)\n\n| Action | Used for |\n|---|---|\n| `approve_amendment` | The declarant approves the proposal |\n| `supply_document` | The declarant uploads a document |\n")]);
+    expect(fns.map((f) => [f.name, f.side, names(f.params)])).toEqual([
+      ["approve_amendment", "customer", ["proposal_id"]],
+      ["supply_document", "customer", []],
+    ]);
+  });
+});
+
+describe("effect sentences", () => {
+  it("keeps a quoted single value ('becomes \"declared\"') and drops quoted messages", () => {
+    expect(prose('The storage item becomes "declared". Refused with "The goods are not here."').replace(/\s+/g, " ").trim()).toBe('The storage item becomes "declared". Refused with');
+  });
+});
+
+const PAYMENTS = `# Manual
+
+## 1. Enquiries
+
+| Function | Parameters | Returns |
+|---|---|---|
+| \`get_payment\` | payment_id | amount, status |
+
+## 2. Payments
+
+### \`cancel_payment\`
+Cancels a payment. Parameter: payment_id. Refusals: "Only a payment that has not been released can be cancelled."
+
+### \`defer_payment\`
+Moves a payment; status becomes scheduled. Parameter: payment_id. Refusals: "Only an unreleased payment due today can be moved."
+
+### \`recall_payment\`
+Recalls a payment. Parameter: payment_id. Refusals: "Only a released payment can be recalled."
+`;
+
+describe("refusal messages", () => {
+  it("knows the states a later function names when it reads an earlier one (two passes)", () => {
+    const d = draft(PAYMENTS);
+    expect(d.pcs("cancel_payment")).toEqual([{ message: "Only a payment that has not been released can be cancelled.", in_state: "payments", where: { status: { not: "released" } } }]);
+  });
+
+  it("does not read 'not yet' when the message says more of the thing, and never makes a transition from a negated state", () => {
+    const d = draft(PAYMENTS);
+    expect(d.op("defer_payment").preconditions).toEqual([]);
+    expect(d.op("defer_payment").transition).toBeUndefined();
+    expect(d.op("defer_payment").effects).toEqual([{ update: "payments", set: { status: "scheduled" } }]);
+  });
+});
+
+const WORKSHOP = `# Workshop Manual
+
+## 1. Conventions
+
+- **W-1.1** Times are minutes of the day: minute 0 is 08:00.
+
+## 2. Status values
+
+| Field | Values |
+|---|---|
+| Job status | queued, on_the_bench, finished |
+| Priority | routine, urgent |
+| Outcome | repair-engine, repair-body, scrap |
+
+## 3. Actions
+
+#### \`get_job\`
+Read one job. Parameters: job_id (string): job number. Returns: job_id, status, priority, outcome, checked_at, notes_recorded, review_due_by.
+
+#### \`get_readings\`
+List the readings of a job. Parameters: job_id (string): job number. Returns a list of: reading_id, taken_at, value.
+
+#### \`get_supplier\`
+Read one supplier. Parameters: supplier_id (string): supplier number. Returns: supplier_id, name, status (active or blocked).
+
+#### \`finish_job\`
+Finish a job. Parameters: job_id (string): job number.
+
+- \`fresh\`: A finish needs readings no older than 20 minutes; take readings first.
+- \`review\`: A review of the job is pending; review it first.
+- \`notes\`: Record the notes before finishing.
+- \`state\`: Only a checked job that is still on the bench can be finished.
+- \`outcome\`: There is no workshop outcome to repair this job.
+- \`priority\`: The bay takes only jobs on urgent priority.
+- \`clock\`: The 17:30 closing time has passed; come back tomorrow.
+- \`opens\`: The bay has not yet opened: it opens at 08:30.
+- \`compound\`: The notes must be recorded and the job must not be scrapped.
+
+#### \`order_part\`
+Order a part for a job. Parameters: job_id (string): job number; supplier_id (string): supplier number.
+
+- \`supplier\`: The supplier is blocked.
+`;
+
+describe("state, recency, flag, value and clock refusals", () => {
+  const d = draft(WORKSHOP);
+  const byId = (op: string, id: string) => {
+    const p = d.op(op).preconditions.find((x) => x.id === id);
+    if (!p) return undefined;
+    const { id: _i, message: _m, ...shape } = p;
+    return shape;
+  };
+
+  it("reads a list enquiry keyed by another thing as a table of its own (get_readings of a job)", () => {
+    expect(d.set.tables.map((t) => [t.name, t.key])).toEqual([
+      ["jobs", "job_id"],
+      ["readings", "reading_id"],
+      ["suppliers", "supplier_id"],
+    ]);
+  });
+
+  it("recent rows of another table: 'readings no older than 20 minutes'", () => {
+    expect(byId("finish_job", "fresh")).toEqual({ sql: "SELECT EXISTS (SELECT 1 FROM readings WHERE job_id = :job_id AND taken_at >= :now - 20)" });
+  });
+
+  it("something pending: its due time is empty", () => {
+    expect(byId("finish_job", "review")).toEqual({ in_state: "jobs", where: { review_due_by: null } });
+  });
+
+  it("a flag of what has been recorded", () => {
+    expect(byId("finish_job", "notes")).toEqual({ in_state: "jobs", where: { notes_recorded: 1 } });
+  });
+
+  it("'Only a checked job that is still on the bench': the state the clause names and the participle's time", () => {
+    expect(byId("finish_job", "state")).toEqual({ in_state: "jobs", where: { status: "on_the_bench", checked_at: { not: null } } });
+  });
+
+  it("values of a Field | Values column: 'no … outcome to repair', 'only jobs on urgent priority'", () => {
+    expect(byId("finish_job", "outcome")).toEqual({ in_state: "jobs", where: { outcome: ["repair-engine", "repair-body"] } });
+    expect(byId("finish_job", "priority")).toEqual({ in_state: "jobs", where: { priority: "urgent" } });
+  });
+
+  it("clock times: 'the 17:30 … has passed', 'has not yet opened: it opens at 08:30'", () => {
+    expect(byId("finish_job", "clock")).toEqual({ sql: "SELECT :now < 570" });
+    expect(byId("finish_job", "opens")).toEqual({ sql: "SELECT :now >= 30" });
+  });
+
+  it("'The supplier is blocked': the other thing's row, by the call's key, is not in that state", () => {
+    expect(byId("order_part", "supplier")).toEqual({ in_state: "suppliers", where: { status: { not: "blocked" } } });
+  });
+
+  it("leaves a message that joins a second condition to review", () => {
+    expect(byId("finish_job", "compound")).toBeUndefined();
+    expect(d.review.filter((r) => r.kind === "precondition").map((r) => r.subject)).toEqual(["operation finish_job"]);
+  });
+});
+
+describe("Message | Cause tables", () => {
+  it("give a message to the functions its own words name, not those its Cause names as the remedy", () => {
+    const fns = readManualFunctions([
+      manual(`# M
+
+## 6. Securing
+
+\`charge_account\` — charges the fee of a job to the account given.
+\`record_cash_payment\` — records a cash payment.
+
+| Message | Cause |
+|---|---|
+| The account is suspended | Take a cash payment |
+| A cash payment must equal the fee | Exact amount |
+`),
+    ]);
+    expect(fns.map((f) => [f.name, f.refusals.map((r) => r.message)])).toEqual([
+      ["charge_account", ["The account is suspended"]],
+      ["record_cash_payment", ["A cash payment must equal the fee"]],
+    ]);
+  });
+});
+
+const CLINIC = `# Clinic Manual
+
+## 1. Conventions
+
+- Identifiers: patient PAT-nnnn; visit VIS-nnnnn.
+
+## 2. Actions
+
+#### \`get_patient\`
+Read one patient. Parameters: patient_id (string): patient number. Returns: patient_id, name.
+
+#### \`get_visit\`
+Read one visit. Parameters: visit_id (string): visit number. Returns: visit_id, patient_id, reason, status, history_allergies.
+
+#### \`book_visit\`
+Book a visit for a patient. Parameters: patient_id (string): patient number; reason (string): why. Returns: visit_id, patient_id, status.
+
+#### \`record_history\`
+Record what the patient tells. Parameters: visit_id (string): visit number; allergies (string): allergies as told; reason (string): why. Returns: visit_id, history_allergies, reason.
+
+#### \`note_call\`
+Note a call. Parameters: patient_id (string): patient number. Returns: call_id.
+`;
+
+describe("rows a function creates", () => {
+  it("drafts the INSERT of the thing whose key it returns, with its reference format and the parameters it has as columns", () => {
+    const d = draft(CLINIC);
+    expect(d.op("book_visit").effects).toEqual([{ insert: "visits", values: { visit_id: { key: "VIS-{call:5}" }, patient_id: ":patient_id", reason: ":reason" } }]);
+    expect(d.review.filter((r) => r.kind === "effect").map((r) => r.subject)).toEqual(["operation book_visit", "operation note_call"]);
+  });
+
+  it("keeps what a function records in the row's `<x>_<param>` column it returns (not a column that merely echoes the parameter)", () => {
+    const d = draft(CLINIC);
+    expect(d.op("record_history").effects).toEqual([{ update: "visits", set: { history_allergies: ":allergies" } }]);
+  });
+
+  it("drafts no INSERT when no table has the returned key", () => {
+    expect(draft(CLINIC).op("note_call").effects).toEqual([]);
+  });
+});
+
+describe("bench/draft-compare columnsWritten", () => {
+  it("ends an UPDATE's SET list at its own WHERE, not at one inside a subquery", () => {
+    expect(columnsWritten("UPDATE d SET a = (SELECT x FROM t WHERE t.k = d.k), status = 'lodged', n = n + 1 WHERE id = :id")).toEqual(["d.a", "d.status", "d.n"]);
+    expect(columnsWritten("UPDATE d SET a = 1, b = 2")).toEqual(["d.a", "d.b"]);
+    expect(columnsWritten("INSERT INTO h (k, v) SELECT 1, 2")).toEqual(["h.k", "h.v"]);
+  });
+});
+
+const DEPOT = `# Depot Manual
+
+## 1. Status values
+
+| Field | Values |
+|---|---|
+| Order status | open, shipped |
+| Claim status | approved, rejected |
+
+## 2. Actions
+
+#### \`get_order\`
+Read one order. Parameters: order_id (string): order number. Returns: order_id, status.
+
+#### \`list_parcels\`
+Parameters: order_id (string): order number. Returns: parcels with weight and status.
+
+#### \`list_claims\`
+Parameters: order_id (string): order number. Returns a list of: claim_id, status.
+
+#### \`ship_order\`
+Ship an order. Parameters: order_id (string): order number.
+
+- \`parcels_sealed\`: A parcel on the order is not sealed; seal it first.
+- \`no_claim\`: The order already has an approved claim.
+`;
+
+describe("rows of another table that belong to this row", () => {
+  const d = draft(DEPOT);
+  it("a list_ function's owner key is a column of the things it lists (even when its Returns does not say 'list')", () => {
+    expect(d.set.tables.find((t) => t.name === "parcels")!.columns.map((c) => c.name)).toEqual(["parcel_id", "weight", "status", "order_id"]);
+  });
+
+  it("'A parcel on the order is not sealed': none of them in another state", () => {
+    expect(d.pcs("ship_order")[0]).toEqual({ message: "A parcel on the order is not sealed; seal it first.", sql: "SELECT NOT EXISTS (SELECT 1 FROM parcels WHERE order_id = :order_id AND status != 'sealed')" });
+  });
+
+  it("'The order already has an approved claim': none of them in that state", () => {
+    expect(d.pcs("ship_order")[1]).toEqual({ message: "The order already has an approved claim.", sql: "SELECT NOT EXISTS (SELECT 1 FROM claims WHERE order_id = :order_id AND status = 'approved')" });
+  });
+});
+
+const WARD = `# Ward Manual
+
+## 1. Status values
+
+| Field | Values |
+|---|---|
+| Stay status | waiting, on_ward, discharged, transferred |
+
+## 2. Actions
+
+#### \`get_patient\`
+Read a patient. Parameters: patient_id (string): patient number. Returns: patient_id, name.
+
+#### \`get_stay\`
+Read a stay. Parameters: stay_id (string): stay number. Returns: stay_id, patient_id, status.
+
+#### \`open_stay\`
+Open a stay for a patient. Parameters: patient_id (string): patient number.
+
+- \`no_open_stay\`: The patient already has an open stay.
+
+#### \`note_stay\`
+Note something on a stay. Parameters: stay_id (string): stay number.
+
+- \`stay_open\`: The stay is not open (the patient has left).
+
+#### \`discharge_stay\`
+Discharge the patient; closes the stay. Parameters: stay_id (string): stay number.
+
+#### \`transfer_stay\`
+Transfer the patient; closes the stay. Parameters: stay_id (string): stay number.
+`;
+
+describe("open and closed rows", () => {
+  it("'is not open' / 'already has an open …': not in a state a function closes the row in", () => {
+    const d = draft(WARD);
+    expect(d.pcs("note_stay")).toEqual([{ message: "The stay is not open (the patient has left).", in_state: "stays", where: { status: { not: ["discharged", "transferred"] } } }]);
+    expect(d.pcs("open_stay")).toEqual([{ message: "The patient already has an open stay.", sql: "SELECT NOT EXISTS (SELECT 1 FROM stays WHERE patient_id = :patient_id AND status NOT IN ('discharged', 'transferred'))" }]);
+  });
+
+  it("no 'open' without a function that closes the row", () => {
+    const d = draft(WARD.replace(/; closes the stay/g, ""));
+    expect(d.pcs("note_stay")).toEqual([]);
+  });
+});
+
+describe("messages named by another function's", () => {
+  it("'(the expiry one reads \"…\")' replaces the message that shares its words when none has the word", () => {
+    const fns = readManualFunctions([
+      manual(`# M
+
+### \`propose_booking\`
+Sends a quote. Parameters: quote_id. Refusals:
+- "The quote is no longer open (quotes last 30 minutes)."
+- "The amount must be exactly that of the quote."
+
+### \`book_quote\`
+Books a quote. Parameters: quote_id. Refusals: the two messages of \`propose_booking\` (the expiry one reads "The quote has expired or is no longer open.").
+`),
+    ]);
+    expect(fns.find((f) => f.name === "book_quote")!.refusals.map((r) => r.message)).toEqual(["The quote has expired or is no longer open.", "The amount must be exactly that of the quote."]);
+  });
+});
+
+const MOVES = `# Moves Manual
+
+## 1. Status values
+
+| Field | Values |
+|---|---|
+| Plan | stay, move:DEPOT, scrap |
+
+## 2. Actions
+
+#### \`get_crate\`
+Read a crate. Parameters: crate_id (string): crate number. Returns: crate_id, plan, shelf_id.
+
+#### \`get_shelf\`
+Read a shelf. Parameters: shelf_id (string): shelf code. Returns: shelf_id, status.
+
+#### \`move_crate\`
+Move a crate to another depot. Parameters: crate_id (string): crate number; target_depot (string): depot code.
+
+- \`planned\`: The plan for this crate is not a move to this depot.
+
+#### \`lookup_label\`
+Look a label up. Parameters: label_code (string): label code. Returns: label_code, text, status (current or withdrawn).
+
+#### \`label_crate\`
+Label a crate. Parameters: crate_id (string): crate number; new_label_code (string): label code.
+
+- \`current_label\`: The label code is not a line of the current label list.
+
+#### \`tag_crate\`
+Tag a crate. Parameters: crate_id (string): crate number.
+
+- \`not_shelved\`: The crate is already in a shelf; tag it there.
+`;
+
+describe("template values and keys of another thing", () => {
+  const d = draft(MOVES);
+  it("'is not a move to this depot': the value move:DEPOT with the call's depot parameter", () => {
+    expect(d.pcs("move_crate")).toEqual([{ message: "The plan for this crate is not a move to this depot.", sql: "SELECT COUNT(*) = 1 FROM crates WHERE crate_id = :crate_id AND plan = 'move:' || :target_depot" }]);
+  });
+
+  it("'The label code is not a line of the current label list': the parameter keys a row of that thing in that state", () => {
+    expect(d.pcs("label_crate")).toEqual([{ message: "The label code is not a line of the current label list.", in_state: "labels", param: "new_label_code", where: { status: "current" } }]);
+  });
+
+  it("'is already in a shelf': the row's key of that thing is empty", () => {
+    expect(d.pcs("tag_crate")).toEqual([{ message: "The crate is already in a shelf; tag it there.", in_state: "crates", where: { shelf_id: null } }]);
+  });
+});
+
+const YARD = `# Yard Manual
+
+## 1. Conventions
+
+- Identifiers: bay B-nn; inspection set INS-nnnn; complaint CMP-nnn.
+
+## 2. Status values
+
+| Field | Values |
+|---|---|
+| Bay status | free, taken, cleaning |
+
+## 3. Actions
+
+#### \`get_bay\`
+Read a bay. Parameters: bay_id (string): loading space code. Returns: bay_id, status.
+
+#### \`get_inspections\`
+List the inspections of a bay. Parameters: bay_id (string): loading space code. Returns a list of: inspection_id, bay_id, done_at.
+
+#### \`record_inspection\`
+Record an inspection of a bay. Parameters: bay_id (string): loading space code. Returns: inspection_id, done_at.
+
+#### \`raise_complaint\`
+Raise a complaint about a bay. Parameters: bay_id (string): loading space code; text (string): what happened. Returns: complaint_id, bay_id, raised_at, text.
+
+#### \`get_lorry\`
+Read a lorry. Parameters: lorry_id (string): lorry plate. Returns: lorry_id, bay_id, check_status.
+
+#### \`park_lorry\`
+Park a lorry in a bay. Parameters: lorry_id (string): lorry plate; bay_id (string): loading space code. Returns: lorry_id, bay_id.
+
+#### \`request_check\`
+Asks for a check of a lorry. Parameters: lorry_id (string): lorry plate. The result is recorded 20 minutes after the request (check status changes from asked to done).
+
+#### \`release_bay\`
+Release a loading space after its lorry has left; the space goes to cleaning. Parameters: bay_id (string): loading space code.
+
+#### \`move_lorry\`
+Move a lorry to a bay (the bay it leaves goes to cleaning; it goes to cleaning too). Parameters: bay_id (string): loading space code.
+`;
+
+describe("formats and states of rows named in other words", () => {
+  const d = draft(YARD);
+  it("'inspection set INS-nnnn' is the format of inspections when no thing is named 'inspection set'", () => {
+    expect(d.op("record_inspection").effects).toEqual([{ insert: "inspections", values: { inspection_id: { key: "INS-{call:4}" }, bay_id: ":bay_id" } }]);
+  });
+
+  it("a write function returning first the key of a thing the conventions give a format for creates that thing's rows", () => {
+    expect(d.set.tables.find((t) => t.name === "complaints")?.columns.map((c) => c.name)).toEqual(["complaint_id", "bay_id", "raised_at", "text"]);
+    expect(d.op("raise_complaint").effects).toEqual([{ insert: "complaints", values: { complaint_id: { key: "CMP-{call:3}" }, bay_id: ":bay_id", text: ":text" } }]);
+  });
+
+  it("a parameter keying another thing that the call returns as the row's column: the row now references it", () => {
+    expect(d.op("park_lorry").effects).toEqual([{ update: "lorries", set: { bay_id: ":bay_id" } }]);
+  });
+
+  it("'N minutes after the request (check status changes from asked to done)': the call leaves the column in the first state", () => {
+    expect(d.op("request_check").effects).toEqual([{ update: "lorries", set: { check_status: "asked" } }]);
+  });
+
+  it("'the space goes to cleaning': the row its key's description names ('loading space code'), never 'it', never another row", () => {
+    expect(d.op("release_bay").effects).toEqual([{ update: "bays", set: { status: "cleaning" } }]);
+    expect(d.op("move_lorry").effects).toEqual([]);
+  });
+});
+
+describe("fields a function clears", () => {
+  it("reads '<column> is filled when …; it is cleared by `fn`' from a list item, and nothing else", () => {
+    const text = "## 2\n\n- **Y-2.1** review_due_by is filled when a level 1 is given (or\n  a job is re-graded); it is cleared by\n  `review_job`.\n- **Y-2.2** next_due is recalculated by `grade_job`.\n";
+    expect(clearedBy(text)).toEqual([{ column: "review_due_by", fn: "review_job" }]);
+  });
+});
+
+describe("words", () => {
+  it("a plural in -ies is the same word as its singular in -y", () => {
+    expect([sameWord("beneficiaries", "beneficiary"), sameWord("entry", "entries"), sameWord("entry", "enter")]).toEqual([true, true, false]);
+  });
+});
