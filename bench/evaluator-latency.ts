@@ -4,10 +4,11 @@
 // every call with the golden trace's next call after 100 ms), at concurrency 1, 8 and 32. Ideal =
 // model calls × 100 ms ÷ concurrency. `--concurrency N` sets the episodes in flight; the model calls
 // in flight per provider are the configuration's `concurrency` (default 4, FOUNDRY_CONCURRENCY), so
-// 8 and 32 are run twice: with the provider limit raised to N (judged: within 10 % of ideal), and
+// 8 and 32 run with the provider limit raised to N (judged: within 10 % of ideal), and 32 once more
 // as configured by default (shown, to say what `--concurrency` alone gives). Run:
 // `nice -n 5 node --import tsx bench/evaluator-latency.ts` (`--write` rewrites this section of
-// BENCHMARKS.md, `--json` prints the figures; `--smoke`: one task at E0 and E1, a 5 ms model,
+// BENCHMARKS.md, `--json` prints the figures, `--from-json FILE` rewrites the section from a saved
+// `--json` output instead of measuring again; `--smoke`: one task at E0 and E1, a 5 ms model,
 // concurrency 2, targets not judged).
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -52,7 +53,6 @@ const SCENARIOS: Scenario[] = SMOKE
       { concurrency: 1, providerLimit: 1, selection: ["--domains", "customs-clearance", "--conditions", "E0"], label: "customs-clearance, E0", judged: false },
       { concurrency: 8, providerLimit: 8, selection: ALL_E0_E3, label: "all tasks, E0–E3", judged: true },
       { concurrency: 32, providerLimit: 32, selection: ALL_E0_E3, label: "all tasks, E0–E3", judged: true },
-      { concurrency: 8, providerLimit: null, selection: ["--conditions", "E0"], label: "all tasks, E0", judged: false },
       { concurrency: 32, providerLimit: null, selection: ["--conditions", "E0"], label: "all tasks, E0", judged: false },
     ];
 
@@ -122,7 +122,7 @@ function writeSection(f: Figures, notes: string): void {
     "",
     `Command: \`${f.command} --write\` (\`--write\` rewrites this section; \`--json\` prints the figures). Node ${f.node}, ${f.cpu}, the script and its children at \`nice -n 5\`; load average ${f.load_average.join(" / ")} (1 / 5 / 15 min) at the end of the run (other jobs shared the 2 cores).`,
     "",
-    `Each row one child process of the real CLI: \`synth evaluate ${f.release} --agent openai:golden --concurrency N --fresh\` with the deterministic customer, against the golden model server (bench/golden-model-server.ts) on 127.0.0.1 over real HTTP: every model call answered with the golden trace's next call after ${f.latency_ms} ms (a fresh LLM response cache per run, so every call reaches the server). Model calls, the most in flight at once and the window (first request received to last answer sent) are counted by the server; ideal = model calls × ${f.latency_ms} ms ÷ N. The process time adds the CLI's start-up, loading and verifying the release, and writing results.jsonl, summary.json and report.html. \`--concurrency N\` sets the episodes in flight; the model calls in flight per provider are the configuration's \`concurrency\` (default 4; FOUNDRY_CONCURRENCY): the judged rows raise it to N, the last two leave it at its default. Concurrency 1 runs one domain at E0 only (the whole release one call at a time would take minutes).`,
+    `Each row one child process of the real CLI: \`synth evaluate ${f.release} --agent openai:golden --concurrency N --fresh\` with the deterministic customer, against the golden model server (bench/golden-model-server.ts) on 127.0.0.1 over real HTTP: every model call answered with the golden trace's next call after ${f.latency_ms} ms (a fresh LLM response cache per run, so every call reaches the server). Model calls, the most in flight at once and the window (first request received to last answer sent) are counted by the server; ideal = model calls × ${f.latency_ms} ms ÷ N. The process time adds the CLI's start-up, loading and verifying the release, and writing results.jsonl, summary.json and report.html. \`--concurrency N\` sets the episodes in flight; the model calls in flight per provider are the configuration's \`concurrency\` (default 4; FOUNDRY_CONCURRENCY): the judged rows raise it to N, the last row leaves it at its default. Concurrency 1 runs one domain at E0 only (the whole release one call at a time would take minutes).`,
     "",
     "| N | provider limit | evaluated | model calls | max in flight | window s | ideal s | window ÷ ideal | process s (÷ ideal) | 1-min load |",
     "|---|---|---|---|---|---|---|---|---|---|",
@@ -143,7 +143,8 @@ function currentNotes(): string {
   }
 }
 
-const f = await measure();
+const fromJson = process.argv.indexOf("--from-json");
+const f: Figures = fromJson >= 0 ? (JSON.parse(readFileSync(process.argv[fromJson + 1] as string, "utf8")) as Figures) : await measure();
 if (process.argv.includes("--json")) console.log(JSON.stringify(f, null, 2));
 else {
   const table = new Table({ head: ["N", "provider limit", "evaluated", "model calls", "max in flight", "window s", "ideal s", "window ÷ ideal", "process s", "load 1m"] });
