@@ -6,10 +6,18 @@ import { benchmarkScripts } from "./select-benchmarks.js";
  * benchmarks), one after the other (never in parallel: they measure this machine). Each prints its
  * own table and exits non-zero when it misses its target, naming it on stderr as `target missed: …`
  * (bench/lib/smoke.ts); at the end the runner names every missed target, script by script.
- * `npm run bench -- --smoke` runs each at tiny sizes (targets not judged, BENCHMARKS.md untouched).
+ * `npm run bench -- --smoke` runs each at tiny sizes (targets not judged, BENCHMARKS.md untouched);
+ * `npm run bench -- startup.ts build.ts` runs only the benchmarks named.
  */
-const passed = process.argv.slice(2).filter((a) => a === "--smoke");
-const scripts = benchmarkScripts();
+const argv = process.argv.slice(2);
+const passed = argv.filter((a) => a === "--smoke");
+const named = argv.filter((a) => !a.startsWith("--"));
+const unknown = named.filter((n) => !benchmarkScripts().includes(n));
+if (unknown.length > 0) {
+  console.error(`not a benchmark script of bench/: ${unknown.join(", ")} (benchmarks: ${benchmarkScripts().join(", ")})`);
+  process.exit(2);
+}
+const scripts = named.length > 0 ? named : benchmarkScripts();
 const failures: Array<{ script: string; code: number | null; missed: string[] }> = [];
 for (const s of scripts) {
   process.stdout.write(`\n=== bench/${s} ===\n`);
