@@ -1,5 +1,7 @@
-// Measures how fast the check engine judges long traces: `node --import tsx bench/checks-throughput.ts`.
+// Measures how fast the check engine judges long traces: `node --import tsx bench/checks-throughput.ts`
+// (`--smoke`: one short trace, a few rounds; no target either way).
 import { performance } from "node:perf_hooks";
+import { SMOKE } from "./lib/smoke.js";
 import { runChecks } from "../validation/checks/index.js";
 import { accountRow, change, check, ctx, ev, makeTask, trace, type EventSpec } from "../tests/checks/fixtures/bank.js";
 
@@ -31,9 +33,9 @@ function longTrace(n: number) {
   return trace(specs);
 }
 
-for (const n of [100, 1000]) {
+for (const n of SMOKE ? [20] : [100, 1000]) {
   const t = longTrace(n);
-  const rounds = n === 100 ? 400 : 40;
+  const rounds = SMOKE ? 5 : n === 100 ? 400 : 40;
   runChecks(task, t, ctx);
   const start = performance.now();
   for (let i = 0; i < rounds; i++) runChecks(task, t, ctx);

@@ -3,15 +3,17 @@
 // sources/<domain>/world.yaml (bench/draft-compare.ts says how elements are matched). Run:
 // `node --import tsx bench/draft-world.ts` (`--write` rewrites the section of BENCHMARKS.md,
 // `--json` prints the figures). Exits 1 when a target is missed on the three domains together:
-// operations ≥ 95%, parameters ≥ 90%, preconditions ≥ 60%, effects ≥ 60% recall.
+// operations ≥ 95%, parameters ≥ 90%, preconditions ≥ 60%, effects ≥ 60% recall. `--smoke`: one
+// domain (customs-clearance), targets not judged.
 import { readFileSync } from "node:fs";
 import Table from "cli-table3";
 import { draftWorldDeterministic } from "../pipeline/agents/environment-builder/deterministic.js";
 import { loadWorld, parseWorld } from "../pipeline/world/load-world.js";
 import { compareWorlds, type Comparison, type Score } from "./draft-compare.js";
 import { writeBenchmarksSection } from "./benchmarks-section.js";
+import { SMOKE, reportMissed } from "./lib/smoke.js";
 
-const DOMAINS = ["fx-treasury", "ed-triage", "customs-clearance"];
+const DOMAINS = SMOKE ? ["customs-clearance"] : ["fx-treasury", "ed-triage", "customs-clearance"];
 const TARGETS: Partial<Record<keyof Comparison, number>> = { operations: 0.95, parameters: 0.9, preconditions: 0.6, effects: 0.6 };
 const PARTS = ["tables", "columns", "operations", "parameters", "preconditions", "effects", "written"] as const;
 
@@ -86,4 +88,4 @@ if (process.argv.includes("--write")) {
   ].join("\n");
   writeBenchmarksSection("<!-- draft-world:start -->", "<!-- draft-world:end -->", body);
 }
-process.exitCode = missed.length === 0 ? 0 : 1;
+reportMissed(missed.map(([p, t]) => `${p} recall ${pct(sum(p).matched, sum(p).authored)} (target ≥ ${(t * 100).toFixed(0)}%)`));

@@ -2,7 +2,8 @@
 // model path: agent loop, LLM runtime, session, fault layer, trace, judging) against replaying the
 // same golden traces, and oracle episodes per second on the sample release. Run:
 // `node --import tsx bench/evaluator.ts` (`--write` updates the section of BENCHMARKS.md,
-// `--rounds N` repeats the timed rounds). One process; medians of interleaved rounds.
+// `--rounds N` repeats the timed rounds; `--smoke`: two tasks, one round, no warm-up, E0 only). One process;
+// medians of interleaved rounds. No target is judged.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -27,12 +28,13 @@ import { deterministicCustomer } from "../pipeline/evaluate/customer/determinist
 import { countCalls } from "../pipeline/evaluate/call-counts.js";
 import { evaluate } from "../pipeline/evaluate/evaluate.js";
 import { writeBenchmarksSection } from "./benchmarks-section.js";
+import { SMOKE, size } from "./lib/smoke.js";
 import { latestVersion } from "../pipeline/build/sample-release.js";
 
 const RELEASES = fileURLToPath(new URL("../generated/releases", import.meta.url));
 const SAMPLE = join(RELEASES, "sample", latestVersion(RELEASES, "sample") ?? "missing");
 const args = process.argv.slice(2);
-const ROUNDS = Number(args[args.indexOf("--rounds") + 1]) || 5;
+const ROUNDS = Number(args[args.indexOf("--rounds") + 1]) || size(5, 1);
 
 type Step = { name: string; args: Record<string, unknown> };
 
@@ -73,7 +75,7 @@ function median(xs: number[]): number {
 }
 
 const release = loadEvalRelease(SAMPLE);
-const tasks = release.tasks;
+const tasks = SMOKE ? release.tasks.slice(0, 2) : release.tasks;
 const scripts = new Map(tasks.map((t) => [t.task.scenario.opening_request, scriptOf(t.golden)]));
 if (scripts.size !== tasks.length) throw new Error("opening requests are not unique: the scripted model cannot tell tasks apart");
 const agentCalls = tasks.reduce((n, t) => n + countCalls(t.golden).total, 0);
@@ -101,9 +103,11 @@ function replays(): number {
 }
 
 // Warm up every path once (statement caches, overlays, module loading).
-await episodes("scripted:golden");
-await episodes("oracle");
-replays();
+if (!SMOKE) {
+  await episodes("scripted:golden");
+  await episodes("oracle");
+  replays();
+}
 const model: number[] = [];
 const oracle: number[] = [];
 const rep: number[] = [];
@@ -119,7 +123,7 @@ for (let i = 0; i < ROUNDS; i++) {
   oracleStrict = o.strict;
 }
 const t0 = performance.now();
-const whole = await evaluate({ release: SAMPLE, settings: { ...settings("oracle"), conditions: ["E0", "E1", "E2", "E3"] }, out: join(out, "whole"), fresh: true, config });
+const whole = await evaluate({ release: SAMPLE, settings: { ...settings("oracle"), conditions: SMOKE ? ["E0"] : ["E0", "E1", "E2", "E3"], tasks: SMOKE ? tasks.map((t) => t.task.id) : null }, out: join(out, "whole"), fresh: true, config });
 const wholeMs = performance.now() - t0;
 rmSync(out, { recursive: true, force: true });
 
@@ -134,7 +138,7 @@ const rows: Array<[string, string]> = [
   ["**overhead ratio, scripted model agent : replay**", `**${(modelUs / replayUs).toFixed(2)}×**`],
   ["oracle agent (scripted actions through the session), per agent call", `${oracleUs.toFixed(1)} µs → ratio ${(oracleUs / replayUs).toFixed(2)}× replay`],
   ["**oracle episodes per second** (E0, episode runner: state, faults, customer, trace written, judged)", `**${((tasks.length * 1000) / median(oracle)).toFixed(0)}/s** (${oracleStrict}/${tasks.length} strict success)`],
-  ["`evaluate` oracle E0–E3 end to end (212 episodes, results.jsonl, summary.json, report.html)", `${(wholeMs / 1000).toFixed(1)} s (${whole.results.length} episodes)`],
+  [`\`evaluate\` oracle ${SMOKE ? "E0" : "E0–E3"} end to end (${whole.results.length} episodes, results.jsonl, summary.json, report.html)`, `${(wholeMs / 1000).toFixed(1)} s (${whole.results.length} episodes)`],
 ];
 const table = new Table({ head: ["measure", "value"] });
 for (const r of rows) table.push(r);

@@ -2,8 +2,9 @@
 // on 127.0.0.1 that answers every request, after a fixed latency, with the next agent call of the
 // task's golden trace (the task is found by its opening request in the first user message; the
 // step is the number of assistant turns so far). Deterministic: the same conversation always gets
-// the same answer and token counts, whichever process or worker asks. Used by bench/queue.ts and
-// the postgres backend tests to drive the real LangChain client and LLM runtime.
+// the same answer and token counts, whichever process or worker asks. It counts the requests, the
+// most in flight at once, and the span from the first request to the last answer. Used by
+// bench/queue-throughput.ts, bench/evaluator-latency.ts and the postgres backend tests to drive the real LangChain client and LLM runtime.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import type { Trace } from "../pipeline/schemas/index.js";
@@ -23,12 +24,21 @@ export function goldenScript(golden: Trace): Step[] {
 
 export class GoldenModelServer {
   calls = 0;
+  /** Requests being answered now, and the most at once since the last `resetStats()`. */
+  inFlight = 0;
+  maxInFlight = 0;
+  /** performance.now() when the first request since `resetStats()` arrived and the last answer was sent (null before any). */
+  firstRequestAt: number | null = null;
+  lastAnswerAt: number | null = null;
   readonly #server: Server;
   readonly #sockets = new Set<Socket>();
   #port = 0;
 
   private constructor(scripts: ReadonlyArray<{ opening: string; steps: Step[] }>, latencyMs: number) {
     this.#server = createServer((req, res) => {
+      this.firstRequestAt ??= performance.now();
+      this.inFlight++;
+      this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
       const chunks: Buffer[] = [];
       req.on("data", (c: Buffer) => chunks.push(c));
       req.on("end", () => {
@@ -51,6 +61,8 @@ export class GoldenModelServer {
         setTimeout(() => {
           res.writeHead(200, { "content-type": "application/json", connection: "close" });
           res.end(JSON.stringify(answer));
+          this.inFlight--;
+          this.lastAnswerAt = performance.now();
         }, latencyMs);
       });
     });
@@ -66,6 +78,14 @@ export class GoldenModelServer {
     await new Promise<void>((resolve) => s.#server.listen(0, "127.0.0.1", resolve));
     s.#port = (s.#server.address() as AddressInfo).port;
     return s;
+  }
+
+  /** Start counting anew (calls, in flight, first request and last answer). */
+  resetStats(): void {
+    this.calls = 0;
+    this.maxInFlight = this.inFlight;
+    this.firstRequestAt = null;
+    this.lastAnswerAt = null;
   }
 
   /** `base_url` for `openai:golden`. */

@@ -1,7 +1,8 @@
 // Ingestion throughput: 800 generated ~2 KB procedure documents with a table, ingested by
 // pipeline/sources/ingest.ts (parse + outline + content-hash cache) against a bare remark parse
 // with the same plugins of the same texts, in the same run. Run: `node --import tsx bench/ingest.ts`
-// (`--write` rewrites the section of BENCHMARKS.md; `--docs N`, `--rounds N` change the size).
+// (`--write` rewrites the section of BENCHMARKS.md; `--docs N`, `--rounds N` change the size;
+// `--smoke`: 20 documents, one round, targets not judged).
 import { writeBenchmarksSection } from "./benchmarks-section.js";
 import { mkdtempSync, readFileSync, rmSync, readdirSync } from "node:fs";
 import { availableParallelism, cpus, loadavg, tmpdir } from "node:os";
@@ -11,6 +12,7 @@ import Table from "cli-table3";
 import { createMarkdownParser } from "../pipeline/sources/markdown-parser.js";
 import { IngestCache, ingestDocuments, ingestDocumentsSync } from "../pipeline/sources/ingest.js";
 import { writeCorpus } from "./ingest-corpus.js";
+import { reportMissed, size } from "./lib/smoke.js";
 
 const START = "<!-- ingest:start -->";
 const END = "<!-- ingest:end -->";
@@ -42,8 +44,8 @@ const round1 = (x: number) => Math.round(x * 10) / 10;
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
 
 async function measure() {
-  const docsCount = arg("--docs", 800);
-  const rounds = arg("--rounds", 3);
+  const docsCount = arg("--docs", size(800, 20));
+  const rounds = arg("--rounds", size(3, 1));
   const dir = mkdtempSync(join(tmpdir(), "foundry-bench-ingest-"));
   try {
     const corpus = writeCorpus(dir, docsCount);
@@ -53,7 +55,7 @@ async function measure() {
     const parser = createMarkdownParser();
 
     // Warm-up of both code paths (JIT), on documents that are not measured again from the cache.
-    const warm = docs.slice(0, 60).map((d) => ({ file: d.file, text: `${d.text}\nWarm-up.\n` }));
+    const warm = docs.slice(0, size(60, 5)).map((d) => ({ file: d.file, text: `${d.text}\nWarm-up.\n` }));
     for (const d of warm) parser.parse(d.text);
     ingestDocumentsSync(warm);
 
@@ -154,11 +156,10 @@ async function main(): Promise<void> {
   console.log(table.toString());
   console.log(JSON.stringify(f, null, 2));
   if (process.argv.includes("--write")) writeSection(f);
-  const ok = f.ratio_one_thread_to_bare <= f.targets.ratio_max && f.ingest_parallel_ms < f.targets.parallel_ms_max;
-  if (!ok) {
-    console.error("target missed");
-    process.exitCode = 1;
-  }
+  reportMissed([
+    ...(f.ratio_one_thread_to_bare <= f.targets.ratio_max ? [] : [`ingestion ${f.ratio_one_thread_to_bare}× bare parse, CPU (target ≤ ${f.targets.ratio_max})`]),
+    ...(f.ingest_parallel_ms < f.targets.parallel_ms_max ? [] : [`parallel ingestion ${f.ingest_parallel_ms} ms (target < ${f.targets.parallel_ms_max})`]),
+  ]);
 }
 
 await main();

@@ -5,7 +5,8 @@
 // episode per its model time). (2) The queue's overhead per item: what a worker does around an
 // item (take it, record the attempt, look for an earlier result, write the result once, complete
 // it), timed on no-op items. Run: `node --import tsx bench/queue-throughput.ts` (`--write` updates
-// the section of BENCHMARKS.md).
+// the section of BENCHMARKS.md; `--smoke`: one worker, one customs-clearance task at E0, a 5 ms
+// model, 5 no-op items; no target is judged).
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -24,14 +25,17 @@ import { JobQueue } from "../pipeline/backend/postgres/queue.js";
 import { hasResult, writeResult } from "../pipeline/backend/postgres/results-store.js";
 import { itemKey } from "../pipeline/backend/postgres/work-spec.js";
 import { writeBenchmarksSection } from "./benchmarks-section.js";
+import { SMOKE, size } from "./lib/smoke.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const RELEASES = join(ROOT, "generated", "releases");
 const VERSION = latestVersion(RELEASES, "sample") as string;
-const LATENCY_MS = 100;
-const WORKERS = [1, 2, 4];
-const NOOP_ITEMS = 200;
-const ARGS = ["evaluate", `sample@${VERSION}`, "--agent", "openai:golden", "--domains", "customs-clearance", "--conditions", "E0,E1,E2,E3", "--releases", RELEASES];
+const LATENCY_MS = size(100, 5);
+const WORKERS = size([1, 2, 4], [1]);
+const NOOP_ITEMS = size(200, 5);
+const release = loadEvalRelease(join(RELEASES, "sample", VERSION));
+const SMOKE_TASKS = release.tasks.filter((t) => t.domain.id === "customs-clearance").slice(0, 1).map((t) => t.task.id);
+const ARGS = ["evaluate", `sample@${VERSION}`, "--agent", "openai:golden", "--domains", "customs-clearance", "--conditions", SMOKE ? "E0" : "E0,E1,E2,E3", ...(SMOKE ? ["--tasks", SMOKE_TASKS.join(",")] : []), "--releases", RELEASES];
 
 /** Every file of a folder with its bytes, as one string (for comparing outputs). */
 function folderBytes(d: string): string {
@@ -46,7 +50,6 @@ function synth(args: string[], env: NodeJS.ProcessEnv): { exited: Promise<number
 
 const dir = mkdtempSync(join(tmpdir(), "foundry-bench-queue-"));
 const cluster = await startPostgres();
-const release = loadEvalRelease(join(RELEASES, "sample", VERSION));
 const server = await GoldenModelServer.start(release.tasks.map((t) => ({ opening: t.task.scenario.opening_request, golden: t.golden })), LATENCY_MS);
 const rows: Array<{ workers: number; episodes: number; calls: number; seconds: number; perS: number; warmPerS: number; ideal: number }> = [];
 try {

@@ -1,8 +1,9 @@
 // Replay throughput of the world runtime, and its per-call cost against the same SQL run directly
 // with better-sqlite3. Run: `node --import tsx bench/world-replay.ts` (add `--write` to update the
 // section of BENCHMARKS.md, `--runs N` to repeat it on a busy machine). One process, one core;
-// medians of interleaved timed rounds.
+// medians of interleaved timed rounds. `--smoke`: a small world, few iterations, targets not judged.
 import { writeBenchmarksSection } from "./benchmarks-section.js";
+import { SMOKE, reportMissed, size } from "./lib/smoke.js";
 import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
 import os from "node:os";
@@ -24,7 +25,7 @@ const WORLD_FILE = fileURLToPath(new URL("../tests/fixtures/world/world.yaml", i
 /** The fixture world with generated row counts scaled up until the database is about 1 MB. */
 function scaledWorld(): WorldModel {
   const base = loadWorld(WORLD_FILE, "world.yaml");
-  const counts: Record<string, number> = { clients: 400, accounts: 2500, payments: 5500 };
+  const counts: Record<string, number> = size({ clients: 400, accounts: 2500, payments: 5500 }, { clients: 20, accounts: 50, payments: 50 });
   const world = structuredClone(base);
   for (const t of world.tables) if (t.generate && counts[t.name] !== undefined) t.generate.count = counts[t.name] as number;
   return world;
@@ -85,9 +86,10 @@ function median(xs: number[]): number {
  * mean times in ms: wall clock, and CPU time of this process (user + system), which is what "on one
  * core" means and what other jobs on the machine barely disturb.
  */
-function timeInterleaved<K extends string>(fns: Record<K, { fn: () => void; iterations: number }>, rounds = 11): { wall: Record<K, number[]>; cpu: Record<K, number[]> } {
+function timeInterleaved<K extends string>(fns: Record<K, { fn: () => void; iterations: number }>, rounds = size(11, 1)): { wall: Record<K, number[]>; cpu: Record<K, number[]> } {
   const keys = Object.keys(fns) as K[];
-  for (const k of keys) for (let i = 0; i < Math.max(20, fns[k].iterations / 5); i++) fns[k].fn();
+  if (SMOKE) for (const k of keys) fns[k].iterations = 3;
+  for (const k of keys) for (let i = 0; i < Math.max(size(20, 1), fns[k].iterations / 5); i++) fns[k].fn();
   const wall = Object.fromEntries(keys.map((k) => [k, [] as number[]])) as Record<K, number[]>;
   const cpu = Object.fromEntries(keys.map((k) => [k, [] as number[]])) as Record<K, number[]>;
   for (let r = 0; r < rounds; r++) {
@@ -278,13 +280,14 @@ function measure() {
   const phaseReplay: number[] = [];
   const phaseChecks: number[] = [];
   const phaseTotal: number[] = [];
-  for (let i = 0; i < 3000; i++) {
+  const warmUp = size(500, 2);
+  for (let i = 0; i < size(3000, 10); i++) {
     const t0 = performance.now();
     const r = replay(trace, compiled, state, TASK);
     const t1 = performance.now();
     runChecks(TASK, r.trace, ctx);
     const t2 = performance.now();
-    if (i >= 500) {
+    if (i >= warmUp) {
       phaseReplay.push(t1 - t0);
       phaseChecks.push(t2 - t1);
       phaseTotal.push(t2 - t0);
@@ -379,6 +382,10 @@ function main(): void {
   console.log(table.toString());
   console.log(JSON.stringify(figures, null, 2));
   if (write) writeSection(figures);
+  reportMissed([
+    ...(f.replays_per_cpu_s >= f.targets.replays_per_s ? [] : [`${f.replays_per_cpu_s} replays per CPU-second (target ≥ ${f.targets.replays_per_s})`]),
+    ...(f.warm_ratio_cpu <= f.targets.per_call_ratio ? [] : [`warm ratio runtime : raw ${f.warm_ratio_cpu}× CPU (target ≤ ${f.targets.per_call_ratio})`]),
+  ]);
 }
 
 function round(x: number, digits: number): number {
