@@ -18,6 +18,7 @@ import { performance } from "node:perf_hooks";
 import Table from "cli-table3";
 import { writeBenchmarksSection } from "./benchmarks-section.js";
 import { SMOKE, reportMissed, size } from "./lib/smoke.js";
+import { arg, childEnv, median } from "./lib/measure.js";
 
 const START = "<!-- build:start -->";
 const END = "<!-- build:end -->";
@@ -29,23 +30,9 @@ const EDIT = { domain: "fx-treasury", file: "docs/treasury-services-faq.md", tex
 /** Stages that run before the task slots (per domain, one cache look-up each, shown in the progress events). */
 const BEFORE_TASKS = ["ingest", "extract_sop"] as const;
 
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(name);
-  const v = i >= 0 ? Number(process.argv[i + 1]) : fallback;
-  if (!Number.isInteger(v) || v < 1) throw new RangeError(`Expected \`${name}\` to be a whole number from 1 and up, got \`${process.argv[i + 1]}\``);
-  return v;
-}
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
-};
 const round1 = (x: number) => Math.round(x * 10) / 10;
 const round2 = (x: number) => Math.round(x * 100) / 100;
 
-function childEnv(): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("FOUNDRY_")));
-}
 
 interface Run {
   wall_ms: number;

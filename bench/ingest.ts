@@ -13,22 +13,12 @@ import { createMarkdownParser } from "../pipeline/sources/markdown-parser.js";
 import { IngestCache, ingestDocuments, ingestDocumentsSync } from "../pipeline/sources/ingest.js";
 import { writeCorpus } from "./ingest-corpus.js";
 import { reportMissed, size } from "./lib/smoke.js";
+import { arg, median } from "./lib/measure.js";
 
 const START = "<!-- ingest:start -->";
 const END = "<!-- ingest:end -->";
 
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(name);
-  const v = i >= 0 ? Number(process.argv[i + 1]) : fallback;
-  if (!Number.isInteger(v) || v < 1) throw new RangeError(`Expected \`${name}\` to be a whole number from 1 and up, got \`${process.argv[i + 1]}\``);
-  return v;
-}
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
-}
 
 /** Wall time and CPU time (all threads of the process) of a call, in ms. */
 async function timed(fn: () => unknown): Promise<{ wall: number; cpu: number }> {

@@ -30,6 +30,7 @@ import { runChecks } from "../validation/checks/index.js";
 import type { ToolCall } from "../pipeline/world/types.js";
 import { writeBenchmarksSection } from "./benchmarks-section.js";
 import { SMOKE, reportMissed, size } from "./lib/smoke.js";
+import { arg, median, ratio, timeInterleaved } from "./lib/measure.js";
 
 const START = "<!-- release-replay:start -->";
 const END = "<!-- release-replay:end -->";
@@ -37,17 +38,6 @@ const RELEASES = fileURLToPath(new URL("../generated/releases", import.meta.url)
 const VERSION = latestVersion(RELEASES, "sample") ?? "missing";
 const TARGETS = { replays_per_cpu_s_min: 4000, per_call_ratio_max: 2 };
 
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(name);
-  const v = i >= 0 ? Number(process.argv[i + 1]) : fallback;
-  if (!Number.isInteger(v) || v < 1) throw new RangeError(`Expected \`${name}\` to be a whole number from 1 and up, got \`${process.argv[i + 1]}\``);
-  return v;
-}
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
-};
 const round = (x: number, d: number) => Math.round(x * 10 ** d) / 10 ** d;
 
 /** A statement and how it is run: named bindings of the call, or positional parameters. */
@@ -192,26 +182,7 @@ function prepare(items: readonly EvalTask[]): Prepared[] {
 }
 
 /** Interleaved rounds; per round, each function's wall and CPU (user + system of this process) time per call of it, in ms. */
-function timeInterleaved<K extends string>(fns: Record<K, { fn: () => void; iterations: number }>, rounds: number) {
-  const keys = Object.keys(fns) as K[];
-  for (const k of keys) for (let i = 0; i < Math.max(1, Math.ceil(fns[k].iterations / 3)); i++) fns[k].fn();
-  const wall = Object.fromEntries(keys.map((k) => [k, [] as number[]])) as Record<K, number[]>;
-  const cpu = Object.fromEntries(keys.map((k) => [k, [] as number[]])) as Record<K, number[]>;
-  for (let r = 0; r < rounds; r++) {
-    for (const k of keys) {
-      const { fn, iterations } = fns[k];
-      const c0 = process.cpuUsage();
-      const t0 = performance.now();
-      for (let i = 0; i < iterations; i++) fn();
-      wall[k].push((performance.now() - t0) / iterations);
-      const c = process.cpuUsage(c0);
-      cpu[k].push((c.user + c.system) / 1000 / iterations);
-    }
-  }
-  return { wall, cpu };
-}
 
-const ratio = (a: number[], b: number[]) => median(a.map((x, i) => x / (b[i] as number)));
 
 function measure(prepared: Prepared[], rounds: number) {
   const n = prepared.length;
@@ -249,6 +220,7 @@ function measure(prepared: Prepared[], rounds: number) {
       raw: { fn: all.raw, iterations: it(30) },
     },
     rounds,
+    (iterations) => Math.max(1, Math.ceil(iterations / 3)),
   );
   for (const r of raws) r.db.close();
   const perReplayCpu = median(t.cpu.replayChecks) / n;

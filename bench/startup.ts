@@ -15,6 +15,7 @@ import { performance } from "node:perf_hooks";
 import Table from "cli-table3";
 import { writeBenchmarksSection } from "./benchmarks-section.js";
 import { SMOKE, reportMissed, size } from "./lib/smoke.js";
+import { arg, childEnv, median, quantile } from "./lib/measure.js";
 
 const START = "<!-- startup:start -->";
 const END = "<!-- startup:end -->";
@@ -23,30 +24,10 @@ const TIME = "/usr/bin/time";
 /** Target: `synth --help` within this many times a bare `node -e 0` (medians). */
 const HELP_RATIO_MAX = 5;
 
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(name);
-  const v = i >= 0 ? Number(process.argv[i + 1]) : fallback;
-  if (!Number.isInteger(v) || v < 1) throw new RangeError(`Expected \`${name}\` to be a whole number from 1 and up, got \`${process.argv[i + 1]}\``);
-  return v;
-}
 
-function quantile(xs: number[], q: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  // Nearest rank: the p90 of 15 runs is the 14th fastest.
-  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))] as number;
-}
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
-};
 const round1 = (x: number) => Math.round(x * 10) / 10;
 const round2 = (x: number) => Math.round(x * 100) / 100;
 
-/** The environment of the children: no FOUNDRY_* setting of the caller's shell changes what they do. */
-function childEnv(): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("FOUNDRY_")));
-}
 
 interface Variant {
   key: string;

@@ -19,6 +19,7 @@ import { createCheckContext } from "../pipeline/world/check-context.js";
 import { encodeTerms, termsOf } from "../pipeline/world/approvals.js";
 import { runChecks } from "../validation/checks/index.js";
 import type { ToolCall } from "../pipeline/world/types.js";
+import { median, quantile, ratio, timeInterleaved } from "./lib/measure.js";
 
 const WORLD_FILE = fileURLToPath(new URL("../tests/fixtures/world/world.yaml", import.meta.url));
 
@@ -70,46 +71,6 @@ const TASK = Task.parse({
   reference_plan: [{ step: 1, actor: "agent", operation: "execute_transfer", args: TERMS, workflow: "transfer", sop_step: null, why: "LIQ-4.1" }],
   documents: { relevant: ["liquidity-policy"], distractors: [] },
 });
-
-function quantile(xs: number[], q: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length * q)] as number;
-}
-
-function median(xs: number[]): number {
-  return quantile(xs, 0.5);
-}
-
-/**
- * Time several functions in interleaved rounds (each round runs each function `iterations` times),
- * so a burst of load from other processes hits all of them alike. Returns each function's per-round
- * mean times in ms: wall clock, and CPU time of this process (user + system), which is what "on one
- * core" means and what other jobs on the machine barely disturb.
- */
-function timeInterleaved<K extends string>(fns: Record<K, { fn: () => void; iterations: number }>, rounds = size(11, 1)): { wall: Record<K, number[]>; cpu: Record<K, number[]> } {
-  const keys = Object.keys(fns) as K[];
-  if (SMOKE) for (const k of keys) fns[k].iterations = 3;
-  for (const k of keys) for (let i = 0; i < Math.max(size(20, 1), fns[k].iterations / 5); i++) fns[k].fn();
-  const wall = Object.fromEntries(keys.map((k) => [k, [] as number[]])) as Record<K, number[]>;
-  const cpu = Object.fromEntries(keys.map((k) => [k, [] as number[]])) as Record<K, number[]>;
-  for (let r = 0; r < rounds; r++) {
-    for (const k of keys) {
-      const { fn, iterations } = fns[k];
-      const c0 = process.cpuUsage();
-      const t0 = performance.now();
-      for (let i = 0; i < iterations; i++) fn();
-      wall[k].push((performance.now() - t0) / iterations);
-      const c = process.cpuUsage(c0);
-      cpu[k].push((c.user + c.system) / 1000 / iterations);
-    }
-  }
-  return { wall, cpu };
-}
-
-/** Median of per-round ratios a[r] / b[r]. */
-function ratio(a: number[], b: number[]): number {
-  return median(a.map((x, i) => x / (b[i] as number)));
-}
 
 /** A statement with positional parameters, run with `get` (reads) or `run` (writes). */
 interface Stmt {
@@ -252,28 +213,28 @@ function measure() {
     e.close();
   };
   const timed = timeInterleaved({
-    open: { fn: () => new Database(state.buffer).close(), iterations: 400 },
+    open: { fn: () => new Database(state.buffer).close(), iterations: size(400, 3) },
     replayChecks: {
       fn: () => {
         const r = replay(trace, compiled, state, TASK);
         runChecks(TASK, r.trace, ctx);
       },
-      iterations: 200,
+      iterations: size(200, 3),
     },
-    replay: { fn: () => replay(trace, compiled, state, TASK), iterations: 200 },
+    replay: { fn: () => replay(trace, compiled, state, TASK), iterations: size(200, 3) },
     replayCopy: {
       fn: () => {
         const r = replay(trace, compiled, state, TASK, [], { isolation: "copy" });
         runChecks(TASK, r.trace, ctx);
       },
-      iterations: 50,
+      iterations: size(50, 3),
     },
-    warm: { fn: episode("reuse"), iterations: 200 },
-    rawWarm: { fn: rawWarm(state.buffer, plan), iterations: 200 },
-    rawWarmWorldOnly: { fn: rawWarm(state.buffer, worldOnlyPlan), iterations: 200 },
-    cold: { fn: episode("copy"), iterations: 50 },
-    rawCold: { fn: () => rawCold(state.buffer, plan), iterations: 50 },
-  });
+    warm: { fn: episode("reuse"), iterations: size(200, 3) },
+    rawWarm: { fn: rawWarm(state.buffer, plan), iterations: size(200, 3) },
+    rawWarmWorldOnly: { fn: rawWarm(state.buffer, worldOnlyPlan), iterations: size(200, 3) },
+    cold: { fn: episode("copy"), iterations: size(50, 3) },
+    rawCold: { fn: () => rawCold(state.buffer, plan), iterations: size(50, 3) },
+  }, size(11, 1), (iterations) => (SMOKE ? 1 : Math.max(size(20, 1), iterations / 5)));
   const t = timed.wall;
   const cpu = timed.cpu;
   // The two phases of a replay with checks, timed separately in one loop.
