@@ -78,4 +78,18 @@ describe("synth evaluate: refusals", () => {
     expect(fresh.stdout).toContain("36 episodes, 36 run now, 0 already finished");
     expect(readFileSync(join(out, "results.jsonl"), "utf8").trim().split("\n")).toHaveLength(36);
   }, 120_000);
+
+  it("warns when --concurrency asks for more episodes at once than model calls may run at once per provider", () => {
+    const run = (n: string) =>
+      spawnSync(process.execPath, [join(ROOT, "bin", "synth.js"), "evaluate", SAMPLE, "--agent", "openai:gpt-4.1", "--concurrency", n, "--tasks", "fx-treasury-001", "--conditions", "E0", "--out", mkdtempSync(join(tmpdir(), "eval-conc-"))], {
+        cwd: ROOT,
+        encoding: "utf8",
+        env: { ...process.env, FOUNDRY_MODEL: "", FOUNDRY_CONFIG: "/dev/null", FOUNDRY_CONCURRENCY: "4", FOUNDRY_BASE_URL: "", OPENAI_API_KEY: "" },
+      });
+    const eight = run("8");
+    expect(eight.stderr).toContain("warning: --concurrency 8 runs 8 episodes at once, but model calls stay limited to 4 at once per provider (the concurrency setting, FOUNDRY_CONCURRENCY); raise it as far as your API key's rate limit allows\n");
+    // No key here: the run stops before any work, after the warning.
+    expect(eight.stderr).toContain("[LLM_AUTH] OPENAI_API_KEY is not set");
+    expect(run("4").stderr).not.toContain("warning:");
+  }, 60_000);
 });

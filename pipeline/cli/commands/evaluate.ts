@@ -59,7 +59,7 @@ export function registerEvaluate(program: Command): void {
     .option("--runs <k>", "runs per task and condition (default 1)")
     .option("--tasks <ids>", "only these task ids (comma-separated)")
     .option("--domains <ids>", "only these domains (comma-separated)")
-    .option("--concurrency <n>", "episodes in flight at once (default: the configuration's concurrency)")
+    .option("--concurrency <n>", "episodes in flight at once (default: the configuration's concurrency); model calls per provider stay limited by the configuration's concurrency (FOUNDRY_CONCURRENCY)")
     .option("--max-turns <n>", "bound on agent turns (default: each task's max_turns)")
     .option("--max-tool-calls <n>", "bound on agent calls (default: 3 × the golden trace's agent calls)")
     .option("--wall-time-ms <n>", `wall-time bound of one episode (default ${DEFAULT_WALL_TIME_MS})`)
@@ -98,6 +98,11 @@ Examples:
       const config = resolveConfig({ flags: backendFlags(f) });
       const concurrency = wholeOption("--concurrency", f.concurrency, 1, config.concurrency);
       if (concurrency > 64) throw new FoundryError("USAGE", `--concurrency expects a whole number from 1 to 64, got ${quote(f.concurrency)}`, { path: "--concurrency" }, f.concurrency);
+      // Episodes in flight and model calls in flight are two limits: say so when the second caps the first.
+      const models = [f.agent, f.userSim].filter((s): s is string => s !== undefined && /^[a-z][\w-]*:/.test(s) && !/^(replay|probe):/.test(s));
+      if (models.length > 0 && concurrency > config.concurrency) {
+        process.stderr.write(`warning: --concurrency ${concurrency} runs ${concurrency} episodes at once, but model calls stay limited to ${config.concurrency} at once per provider (the concurrency setting, FOUNDRY_CONCURRENCY); raise it as far as your API key's rate limit allows\n`);
+      }
       const settings = {
         agent: f.agent,
         user_sim: f.userSim,
