@@ -1,7 +1,8 @@
 import type { Command } from "commander";
 import Table from "cli-table3";
 import { configFromEnv, parseModelFor, resolveConfig } from "../../core/config.js";
-import { runBuild, resumeBuild, type BuildOutcome } from "../../build/run-build.js";
+// The build itself (LangGraph, LangChain) loads only when a build or resume runs, not for --help.
+import type { BuildOutcome } from "../../build/run-build.js";
 import { Progress } from "../../build/progress.js";
 import { dropCause } from "../../build/drop-cause.js";
 import { modelFailureSummary } from "../../llm/failure-reason.js";
@@ -145,6 +146,7 @@ export function registerBuild(program: Command): void {
       const config = resolveConfig({ flags: flagsToConfig(o) });
       const { openBackend } = await import("../../backend/open-backend.js");
       const backend = await openBackend(config);
+      const { runBuild } = await import("../../build/run-build.js");
       const outcome = await runBuild({ backend: backend.build, config, domains: o.domains !== undefined ? parseDomainList(o.domains, "--domains") : undefined, paths: { sources: o.sources, sop: o.sop, generated: o.generated }, progress: Progress.auto(Boolean(o.json)), review: Boolean(o.review) }).finally(() => backend.close());
       printOutcome(outcome, Boolean(o.json), o.generated);
     });
@@ -170,6 +172,7 @@ export function registerBuild(program: Command): void {
       delete (given as Record<string, unknown>).database_url;
       let backend: Backend | null = null;
       const backendFor = async (c: typeof config) => (backend = await (await import("../../backend/open-backend.js")).openBackend(c)).build;
+      const { resumeBuild } = await import("../../build/run-build.js");
       const outcome = await resumeBuild({ config, given, run, generated: o.generated, progress: Progress.auto(Boolean(o.json)), approve: Boolean(o.approve), backendFor }).finally(() => (backend as Backend | null)?.close());
       printOutcome(outcome, Boolean(o.json), o.generated);
     });
