@@ -19,6 +19,7 @@ import Table from "cli-table3";
 import { writeBenchmarksSection } from "./benchmarks-section.js";
 import { SMOKE, reportMissed, size } from "./lib/smoke.js";
 import { arg, childEnv, median } from "./lib/measure.js";
+import type { ProgressEvent } from "../pipeline/build/progress.js";
 
 const START = "<!-- build:start -->";
 const END = "<!-- build:end -->";
@@ -68,15 +69,8 @@ function cacheEntries(generated: string): Set<string> {
   return out;
 }
 
-interface ProgressLine {
-  event: string;
-  domain?: string;
-  stage?: string;
-  done?: number;
-  total?: number;
-  cache_hits?: number;
-  detail?: string;
-}
+/** A line of the build's `--json` output: a progress event, or the closing `result` line. */
+type ProgressLine = Omit<ProgressEvent, "event"> & { event: ProgressEvent["event"] | "result" };
 
 interface DomainRerun {
   domain: string;

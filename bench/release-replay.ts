@@ -31,6 +31,7 @@ import type { ToolCall } from "../pipeline/world/types.js";
 import { writeBenchmarksSection } from "./benchmarks-section.js";
 import { SMOKE, reportMissed, size } from "./lib/smoke.js";
 import { arg, median, ratio, timeInterleaved } from "./lib/measure.js";
+import { statementCache } from "./lib/statement-cache.js";
 
 const START = "<!-- release-replay:start -->";
 const END = "<!-- release-replay:end -->";
@@ -115,14 +116,6 @@ function rawCallOf(compiled: CompiledWorld, e: TraceEvent): RawCall {
   return { checks, writes, result };
 }
 
-function statementCache(db: Database.Database): (sql: string) => Database.Statement {
-  const cache = new Map<string, Database.Statement>();
-  return (sql) => {
-    let s = cache.get(sql);
-    if (!s) cache.set(sql, (s = db.prepare(sql)));
-    return s;
-  };
-}
 
 function exec(st: (sql: string) => Database.Statement, s: Stmt, verify: boolean): void {
   const stmt = st(s.sql);

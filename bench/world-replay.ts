@@ -20,6 +20,7 @@ import { encodeTerms, termsOf } from "../pipeline/world/approvals.js";
 import { runChecks } from "../validation/checks/index.js";
 import type { ToolCall } from "../pipeline/world/types.js";
 import { median, quantile, ratio, timeInterleaved } from "./lib/measure.js";
+import { statementCache } from "./lib/statement-cache.js";
 
 const WORLD_FILE = fileURLToPath(new URL("../tests/fixtures/world/world.yaml", import.meta.url));
 
@@ -159,14 +160,6 @@ function rawCalls(db: Database.Database, st: (sql: string) => Database.Statement
   }
 }
 
-function statementCache(db: Database.Database): (sql: string) => Database.Statement {
-  const cache = new Map<string, Database.Statement>();
-  return (sql) => {
-    let s = cache.get(sql);
-    if (!s) cache.set(sql, (s = db.prepare(sql)));
-    return s;
-  };
-}
 
 /** Cold raw episode: a fresh copy, every statement prepared on it, then closed. */
 function rawCold(buffer: Buffer, plan: RawCall[]): void {

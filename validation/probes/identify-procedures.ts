@@ -59,10 +59,9 @@ export function requestedWork(workflows: readonly SopWorkflow[], request: string
   for (const sentence of sentences) {
     // One sentence may chain pieces of work ("release X, and then move Y"): its clauses are read
     // apart when every clause asks for work of its own; otherwise the sentence is one piece.
-    const clauses = sentence.split(/,?\s+and then\s+|;\s*(?:and\s+)?then\s+|,\s+then\s+/i);
-    const pieces = clauses.length > 1 && clauses.every((c) => asked(c).length > 0) ? clauses : [sentence];
-    for (const text of pieces) {
-      const procedures = asked(text);
+    const clauses = sentence.split(/,?\s+and then\s+|;\s*(?:and\s+)?then\s+|,\s+then\s+/i).map((text) => ({ text, procedures: asked(text) }));
+    const pieces = clauses.length > 1 && clauses.every((c) => c.procedures.length > 0) ? clauses : clauses.length > 1 ? [{ text: sentence, procedures: asked(sentence) }] : clauses;
+    for (const { text, procedures } of pieces) {
       const last = out.at(-1);
       if (procedures.length > 0) out.push({ text, procedures });
       else if (last) last.text = `${last.text} ${text}`;

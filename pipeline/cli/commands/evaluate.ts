@@ -4,6 +4,8 @@ import { resolveConfig } from "../../core/config.js";
 import { FoundryError, quote } from "../../core/errors.js";
 import { DEFAULT_WALL_TIME_MS, evaluate } from "../../evaluate/evaluate.js";
 import { choiceOption, conditionsOption, listOption, wholeOption } from "../../evaluate/settings.js";
+import { agentKind } from "../../evaluate/agents/registry.js";
+import { checkCustomerSpec } from "../../evaluate/customer/registry.js";
 import type { EvaluationResult, Rate } from "../../schemas/evaluation-result.js";
 import { backendFlags, withBackendOptions, type BackendFlags } from "../backend-options.js";
 
@@ -99,8 +101,9 @@ Examples:
       const concurrency = wholeOption("--concurrency", f.concurrency, 1, config.concurrency);
       if (concurrency > 64) throw new FoundryError("USAGE", `--concurrency expects a whole number from 1 to 64, got ${quote(f.concurrency)}`, { path: "--concurrency" }, f.concurrency);
       // Episodes in flight and model calls in flight are two limits: say so when the second caps the first.
-      const models = [f.agent, f.userSim].filter((s): s is string => s !== undefined && /^[a-z][\w-]*:/.test(s) && !/^(replay|probe):/.test(s));
-      if (models.length > 0 && concurrency > config.concurrency) {
+      // The evaluator's own classification of the specs (a bad one is the usage error it would give anyway).
+      const asksModels = agentKind(f.agent) === "model" || checkCustomerSpec(f.userSim) === "llm";
+      if (asksModels && concurrency > config.concurrency) {
         process.stderr.write(`warning: --concurrency ${concurrency} runs ${concurrency} episodes at once, but model calls stay limited to ${config.concurrency} at once per provider (the concurrency setting, FOUNDRY_CONCURRENCY); raise it as far as your API key's rate limit allows\n`);
       }
       const settings = {
