@@ -8,6 +8,8 @@ function quantities(c: Condition): string[] {
     case "range":
     case "in":
       return [c.quantity];
+    case "relate":
+      return [c.quantity, c.other];
     case "and":
     case "or":
       return c.of.flatMap(quantities);
@@ -37,7 +39,7 @@ function worldNames(world: WorldIndex): string[] {
 export function conditionProblem(when: string, world: WorldIndex | null): string | null {
   if (/^otherwise$/i.test(when.trim())) return null; // a table's catch-all row: the other rows decide
   const parsed = parseCondition(when);
-  if (!parsed) return "is not in the condition language (a named quantity compared with a number, a range, enumerated values, and/or, or an event of the last call)";
+  if (!parsed) return "is not in the condition language (a named quantity compared with a number or another named quantity, a range, enumerated values, and/or, or an event of the last call)";
   if (!world) return null;
   const names = worldNames(world).map((n) => new Set(n.toLowerCase().split("_")));
   const unnamed = quantities(parsed).filter((q) => {

@@ -1,12 +1,14 @@
 /**
  * The condition language of SOP decisions (documented in sources/README.md). A branch's `when`, as
  * written, is parsed into a small tree: a named quantity compared with a number (with its unit), a
- * range, an enumerated value, `and` / `or` / `not`, `any`; or an event of the last call (refused,
+ * range, another named quantity (`the balance is at least the duty amount`), an enumerated value,
+ * `and` / `or` / `not`, `any`; or an event of the last call (refused,
  * declined, approved), which the world itself decides. Text that is none of these does not parse
  * (null): it is never taken as true.
  */
 export type Condition =
   | { kind: "compare"; quantity: string; op: "<" | "<=" | ">" | ">="; value: number; unit: string | null }
+  | { kind: "relate"; quantity: string; op: "<" | "<=" | ">" | ">=" | "!="; other: string }
   | { kind: "range"; quantity: string; min: number; max: number; unit: string | null }
   | { kind: "in"; quantity: string; values: string[] }
   | { kind: "any" }
@@ -62,11 +64,43 @@ function comparison(quantity: string, text: string): Condition | null {
   return null;
 }
 
+/** Comparators between two named quantities, as written between them (`covers`, `differs from`, `at least the`). */
+const RELATIONS: Array<[RegExp, "<" | "<=" | ">" | ">=" | "!="]> = [
+  [/^(?:is\s+)?(?:at most|not more than|no more than|up to)$/i, "<="],
+  [/^(?:is\s+)?(?:at least|not less than|no less than)$|^covers?$/i, ">="],
+  [/^(?:is\s+)?(?:above|more than|over|greater than|higher than)$|^exceeds?$/i, ">"],
+  [/^(?:is\s+)?(?:below|less than|under|lower than)$/i, "<"],
+  [/^(?:is\s+different from|differs? from|does not equal|is not equal to)$/i, "!="],
+];
+const RELATION_WORDS = String.raw`(?:is\s+)?(?:at most|not more than|no more than|up to|at least|not less than|no less than|above|more than|over|greater than|higher than|below|less than|under|lower than|different from|not equal to)|covers?|exceeds?|differs? from|does not equal`;
+
+/** `A <comparator> B` where B is a named quantity, not a number: `the amount transferred differs from the duty amount`. */
+function relation(quantity: string | null, text: string): Condition | null {
+  if (/\d/.test(text)) return null;
+  const re = new RegExp(String.raw`^(?:(.*?)\s+)?(${RELATION_WORDS})\s+(?:the\s+|its\s+|their\s+)?([a-z][a-z ]*?)\s*$`, "i");
+  const m = re.exec(text.trim());
+  if (!m) return null;
+  // In a table cell the header is the subject: the cell starts with the comparator ("at least the
+  // duty amount"); words before it ("exists and its balance covers …") are more than a comparison.
+  if (quantity !== null && m[1]) return null;
+  const subject = quantity ?? (m[1] ? clean(m[1]) : "");
+  const other = clean(m[3] as string);
+  const op = RELATIONS.find(([r]) => r.test((m[2] as string).replace(/\s+/g, " ")))?.[1];
+  if (!op || subject.length === 0 || other.length === 0) return null;
+  // Arithmetic or a hypothetical ("the balance less the payment would be below …") is not a named quantity.
+  if (/\b(?:less|plus|minus|times|would|after|before|than|if)\b/i.test(`${subject} ${other}`)) return null;
+  return { kind: "relate", quantity: subject, op, other };
+}
+
+function clean(words: string): string {
+  return words.replace(/\([^)]*\)/g, " ").replace(/\b(?:the|a|an|its|their)\b/gi, " ").replace(/\s+/g, " ").trim();
+}
+
 /** A decision-table cell under header `quantity`: `any`, a comparison or range, or enumerated values (`3, 4 or 5`, `yes`). */
 function cell(quantity: string, text: string): Condition | null {
   const t = text.trim().replace(/\.$/, "");
   if (/^(?:any|—|-|n\/a)$/i.test(t)) return { kind: "any" };
-  const c = comparison(quantity, t);
+  const c = comparison(quantity, t) ?? relation(quantity, t);
   if (c) return c;
   if (/\d/.test(t) && !/^[\d\s,]+(?:or\s+\d+)?$/.test(t)) return null;
   // Enumerated values: `yes`, `standard`, `3, 4 or 5`, `contact or droplet`.
@@ -104,13 +138,13 @@ export function parseCondition(when: string): Condition | null {
   const ev = event(text);
   if (ev) return ev;
   const q = quantityOf(text);
-  const direct = comparison(q, text);
+  const direct = comparison(q, text) ?? relation(null, text);
   if (direct) return direct;
   // `A and B`, `A or B` between full comparisons.
   for (const [sep, kind] of [[/\s+and\s+/i, "and"], [/\s+or\s+(?!more|less|above|below|higher|lower|over|under|later|earlier)/i, "or"]] as const) {
     const parts = text.split(sep);
     if (parts.length < 2) continue;
-    const of = parts.map((p) => comparison(quantityOf(p), p));
+    const of = parts.map((p) => comparison(quantityOf(p), p) ?? relation(null, p));
     if (of.every((c) => c !== null)) return { kind, of: of as Condition[] };
   }
   return null;
@@ -118,6 +152,12 @@ export function parseCondition(when: string): Condition | null {
 
 /** The value a quantity names: the known name sharing most words with it (then the largest share of its words). */
 export function lookup(quantity: string, known: ReadonlyMap<string, unknown>, numeric: boolean): unknown {
+  const k = lookupName(quantity, known, numeric);
+  return k === undefined ? undefined : known.get(k);
+}
+
+/** The known name a quantity names (see `lookup`), or undefined. */
+function lookupName(quantity: string, known: ReadonlyMap<string, unknown>, numeric: boolean): string | undefined {
   const words = new Set(quantity.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length > 1));
   const scored = [...known.keys()]
     .filter((k) => (numeric ? typeof known.get(k) === "number" : typeof known.get(k) === "string" || typeof known.get(k) === "number"))
@@ -128,7 +168,7 @@ export function lookup(quantity: string, known: ReadonlyMap<string, unknown>, nu
     })
     .filter((x) => x.hit > 0)
     .sort((a, b) => b.hit - a.hit || b.share - a.share || a.k.length - b.k.length || a.k.localeCompare(b.k));
-  return scored[0] === undefined ? undefined : known.get(scored[0].k);
+  return scored[0]?.k;
 }
 
 /**
@@ -150,6 +190,16 @@ export function evaluateCondition(c: Condition, known: ReadonlyMap<string, unkno
       const vs = c.of.map((x) => evaluateCondition(x, known));
       if (c.kind === "and") return vs.some((v) => v === false) ? false : vs.every((v) => v === true) ? true : undefined;
       return vs.some((v) => v === true) ? true : vs.every((v) => v === false) ? false : undefined;
+    }
+    case "relate": {
+      // Two different known values: a quantity nothing names on its own (the amount transferred,
+      // before the customer said it) must not fall back on the other side's name (duty_amount).
+      const ka = lookupName(c.quantity, known, true);
+      const kb = lookupName(c.other, known, true);
+      if (ka === undefined || kb === undefined || ka === kb) return undefined;
+      const a = known.get(ka), b = known.get(kb);
+      if (typeof a !== "number" || typeof b !== "number") return undefined;
+      return c.op === "<" ? a < b : c.op === "<=" ? a <= b : c.op === ">" ? a > b : c.op === ">=" ? a >= b : Math.abs(a - b) > 1e-9;
     }
     case "compare":
     case "range": {

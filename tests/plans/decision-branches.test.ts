@@ -46,6 +46,33 @@ describe("decision-faithful plans", () => {
     expect(evaluateCondition(above!, new Map([["fee", 15]]))).toBeUndefined();
   });
 
+  it("compares a named quantity with another one: table cells and prose, each side its own known value", () => {
+    const row = parseCondition("Duty amount on the declaration: EUR 10.00 to EUR 20,000.00; Account status: active; Available balance: at least the duty amount");
+    expect(row).toEqual({
+      kind: "and",
+      of: [
+        { kind: "range", quantity: "Duty amount on the declaration", min: 10, max: 20000, unit: "EUR" },
+        { kind: "in", quantity: "Account status", values: ["active"] },
+        { kind: "relate", quantity: "Available balance", op: ">=", other: "duty amount" },
+      ],
+    });
+    const state = (balance: number) => new Map<string, unknown>([["duty_amount", 17850.6], ["duty_rate", 4.7], ["account_status", "active"], ["available_balance", balance]]);
+    expect(evaluateCondition(row!, state(38420))).toBe(true);
+    expect(evaluateCondition(row!, state(12500))).toBe(false);
+    expect(evaluateCondition(parseCondition("Duty amount on the declaration: EUR 10.00 or more; Account status: any; Available balance: below the duty amount")!, state(12500))).toBe(true);
+    const prose = parseCondition("the amount transferred differs from the duty amount");
+    expect(prose).toEqual({ kind: "relate", quantity: "amount transferred", op: "!=", other: "duty amount" });
+    expect(evaluateCondition(prose!, new Map([["duty_amount", 19980], ["amount_transferred", 19890]]))).toBe(true);
+    expect(evaluateCondition(prose!, new Map([["duty_amount", 19980], ["amount_transferred", 19980]]))).toBe(false);
+    // Before the customer states the amount transferred, both sides would name duty_amount: undecidable, not "equal".
+    expect(evaluateCondition(prose!, new Map([["duty_amount", 19980]]))).toBeUndefined();
+    expect(parseCondition("the EUR equivalent exceeds the available limit")).toEqual({ kind: "relate", quantity: "EUR equivalent", op: ">", other: "available limit" });
+    // A cell says more than a comparison of its header when words come before the comparator.
+    expect(JSON.stringify(parseCondition("Same-currency funding account: exists and its balance covers the shortfall"))).not.toContain("relate");
+    // Arithmetic is not a named quantity: outside the language.
+    expect(parseCondition("the balance less the payment amount would be below the reserve floor")).toBeNull();
+  });
+
   it("the golden trace takes the branch the document requires, branch_followed checks it both ways, and take_other_branch is killed", async () => {
     const { root, report } = await build();
     const tasks = readFileSync(join(root, "generated/acme-payments/validation.json"), "utf8");

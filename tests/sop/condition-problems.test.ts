@@ -26,7 +26,7 @@ describe("conditions the designer cannot decide are SOP problems for review", ()
         document: "payment-release-procedure",
         file: DOC,
         line,
-        message: 'step 3 of procedure payment-release: the condition "the payment looks unusual to the officer" is not in the condition language (a named quantity compared with a number, a range, enumerated values, and/or, or an event of the last call); the task designer cannot decide it and tries every branch the world allows',
+        message: 'step 3 of procedure payment-release: the condition "the payment looks unusual to the officer" is not in the condition language (a named quantity compared with a number or another named quantity, a range, enumerated values, and/or, or an event of the last call); the task designer cannot decide it and tries every branch the world allows',
       },
     ]);
   });

@@ -59,14 +59,19 @@ export class Bindings {
     this.fromRequest(part, view);
   }
 
-  /** Remember the scalar fields of a call's result (single-row results only: a list names no one thing). */
-  absorb(result: unknown, view: AgentView): void {
+  /**
+   * Remember the scalar fields of a call's result. A list names no one thing, unless exactly one row
+   * is the one already in hand (its key matches a value the probe holds, e.g. the storage item named
+   * in the request), or exactly one row shows the most values the procedure's words name (`hint`:
+   * "identify the open physical hold" picks the hold whose type is physical and whose status is open).
+   */
+  absorb(result: unknown, view: AgentView, hint = ""): void {
     if (Array.isArray(result)) {
-      // A list names no one thing, unless exactly one row is the one already in hand (its key
-      // matches a value the probe holds, e.g. the storage item named in the request).
       const rows = result.filter((r): r is Record<string, unknown> => r !== null && typeof r === "object" && !Array.isArray(r));
       const mine = rows.filter((r) => Object.entries(r).some(([k, v]) => k !== view.customerKey && v !== null && typeof v !== "object" && this.state.get(k) === v));
-      if (mine.length === 1) this.absorb(mine[0], view);
+      if (mine.length === 1) return this.absorb(mine[0], view);
+      const named = namedBy(rows, hint);
+      if (named) this.absorb(named, view);
       return;
     }
     if (result === null || typeof result !== "object") return;
@@ -84,6 +89,17 @@ export class Bindings {
     if (p.source === "customer") return this.customer.get(name);
     return this.state.get(name) ?? this.customer.get(name);
   }
+}
+
+/** The one row of a list with the most text values that the hint names as whole words (none on a tie or no hit). */
+function namedBy(rows: readonly Record<string, unknown>[], hint: string): Record<string, unknown> | undefined {
+  const words = new Set(hint.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length > 2));
+  if (words.size === 0) return undefined;
+  const score = (r: Record<string, unknown>) =>
+    Object.values(r).filter((v) => typeof v === "string" && /^[a-z][a-z_ ]*$/i.test(v) && v.toLowerCase().split(/[_ ]+/).every((w) => words.has(w))).length;
+  const scored = rows.map((r) => ({ r, n: score(r) })).sort((a, b) => b.n - a.n);
+  const [best, next] = scored;
+  return best && best.n > 0 && (!next || next.n < best.n) ? best.r : undefined;
 }
 
 /** Match keys to parameters: by a distinctive word of the name just before the key (`from`, `to`), else in order. */

@@ -108,7 +108,7 @@ class Probe {
   }
 
   /** Call an operation; on a refusal, wait and retry (pending) or obtain the missing approval, unless the style gives up. */
-  call(name: string): void {
+  call(name: string, hint = ""): void {
     const op = this.view.operations.get(name);
     if (!op || op.side !== "agent") return;
     const args = this.args(op);
@@ -121,7 +121,7 @@ class Probe {
       const error = (o?.result as { error?: { code?: string; message?: string } } | null)?.error;
       this.env.last = { status: o?.status ?? "errored", result: o?.result ?? null, reason: `${o?.reason ?? ""} ${error?.message ?? ""}` };
       if (o?.status === "executed") {
-        this.bind.absorb(o.result, this.view);
+        this.bind.absorb(o.result, this.view, hint);
         if (op.proposes) this.lastProposal = name;
         return;
       }
@@ -182,7 +182,7 @@ class Probe {
           const r = this.do({ type: "approve", proposal_of: this.lastProposal, proposal_id: null });
           this.env.approved = r?.outcome?.status === "executed";
         }
-      } else if (s.operation) this.call(s.operation);
+      } else if (s.operation) this.call(s.operation, `${w.title} ${s.text}`);
       else if (/^ask\b/i.test(s.text) && this.style.asks) this.askStep(w, s.text);
       let next = i + 1;
       decide: for (const d of w.decisions.filter((x) => x.at_step === s.id)) {
