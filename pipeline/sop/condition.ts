@@ -47,6 +47,12 @@ function quantityOf(text: string): string {
 function comparison(quantity: string, text: string): Condition | null {
   const range = new RegExp(String.raw`^\s*(?:from\s+|between\s+)?${UNIT}${NUM}${AFTER}\s+(?:to|and|-|–)\s+${UNIT}${NUM}${AFTER}\s*$`, "i").exec(text);
   if (range) return { kind: "range", quantity, min: number(range[2] as string), max: number(range[5] as string), unit: range[1] ?? range[3] ?? range[4] ?? range[6] ?? null };
+  // A band open at the bottom: `above EUR 50,000.00 up to and including EUR 1,000,000.00`.
+  const band = new RegExp(String.raw`^\s*(?:above|more than|over|exceeding)\s+${UNIT}${NUM}${AFTER}\s+(?:up to and including|up to|to|and up to)\s+${UNIT}${NUM}${AFTER}\s*$`, "i").exec(text);
+  if (band) {
+    const unit = band[1] ?? band[3] ?? band[4] ?? band[6] ?? null;
+    return { kind: "and", of: [{ kind: "compare", quantity, op: ">", value: number(band[2] as string), unit }, { kind: "compare", quantity, op: "<=", value: number(band[5] as string), unit }] };
+  }
   const re = new RegExp(`${UNIT}${NUM}${AFTER}`, "i");
   const m = re.exec(text);
   if (!m) return null;

@@ -231,8 +231,9 @@ export function workProbe(port: ProbePort, inputs: ProbeInputs, style: ProbeStyl
   const sop = (inputs.readSop ?? readSop)(docs, view);
   probe.rules = sop.rules;
   for (const { procedures, text } of requestedWork(sop.workflows, request)) {
-    // A later piece of work that names its own keys is about another subject: turn to it.
-    if (probe.walked > 0 && probe.bind.namesKeys(text, view)) probe.bind.focus(text, view);
+    // A piece of work that names its own keys is about its own subject: turn to it (the first one
+    // too: the keys the request names for later work are not this work's, e.g. a beneficiary to verify next).
+    if (probe.bind.namesKeys(text, view)) probe.bind.focus(text, view);
     for (const w of procedures) {
       if (probe.gaveUp) break;
       probe.walk(w);
