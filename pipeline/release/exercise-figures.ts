@@ -7,6 +7,8 @@ export interface ExerciseFigures {
   branches: { taken: number; total: number };
   /** Tasks with a version or scope trap: a check naming a clause of a version not in force, or a rule-version check. */
   traps: number;
+  /** Trap tasks on which a probe that follows a version not in force (newest-version, first-found) failed: traps that bite. */
+  trapsBite: number;
   /** Tasks whose outcome a time decides: a deadline check, a wait in the golden plan, or a scheduled event. */
   timed: number;
   /** Tasks with an invariant under test: a violation trace breached it for one step and the check caught it. */
@@ -36,10 +38,15 @@ export function isTimed(t: Task): boolean {
 export function exerciseFigures(tasks: readonly Pick<TaskFacts, "id" | "versionTrap" | "timed" | "invariant" | "approval">[], report: ValidationReport): ExerciseFigures {
   const released = new Set(tasks.map((t) => t.id));
   const probes = report.tasks.filter((t) => released.has(t.task)).map((t) => t.probes);
+  const byTask = new Map(report.tasks.map((t) => [t.task, t.probes]));
   const branches = report.branches ?? [];
   return {
     branches: { taken: branches.filter((b) => b.tasks.length > 0).length, total: branches.length },
     traps: tasks.filter((t) => t.versionTrap).length,
+    trapsBite: tasks.filter((t) => {
+      const p = byTask.get(t.id);
+      return t.versionTrap && p !== undefined && (p["newest-version"] === false || p["first-found"] === false);
+    }).length,
     timed: tasks.filter((t) => t.timed).length,
     invariants: new Set((report.invariants ?? []).flatMap((i) => i.tested).filter((id) => released.has(id))).size,
     invariantsChecked: tasks.filter((t) => t.invariant).length,

@@ -162,6 +162,16 @@ export function lookup(quantity: string, known: ReadonlyMap<string, unknown>, nu
   return k === undefined ? undefined : known.get(k);
 }
 
+/** Whether a known name holds every word of a quantity (articles and short words aside). */
+function namesAll(name: string, quantity: string): boolean {
+  const parts = new Set(name.toLowerCase().split("_"));
+  return quantity
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w.length > 2 && !/^(?:the|its|their|and|for)$/.test(w))
+    .every((w) => parts.has(w));
+}
+
 /** The known name a quantity names (see `lookup`), or undefined. */
 function lookupName(quantity: string, known: ReadonlyMap<string, unknown>, numeric: boolean): string | undefined {
   const words = new Set(quantity.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length > 1));
@@ -200,9 +210,12 @@ export function evaluateCondition(c: Condition, known: ReadonlyMap<string, unkno
     case "relate": {
       // Two different known values: a quantity nothing names on its own (the amount transferred,
       // before the customer said it) must not fall back on the other side's name (duty_amount).
+      // Each side must be named in full (every word of "available balance" in available_balance):
+      // a quantity the state only holds by arithmetic ("the available limit" = limit − used) is not
+      // stood in for by the nearest column.
       const ka = lookupName(c.quantity, known, true);
       const kb = lookupName(c.other, known, true);
-      if (ka === undefined || kb === undefined || ka === kb) return undefined;
+      if (ka === undefined || kb === undefined || ka === kb || !namesAll(ka, c.quantity) || !namesAll(kb, c.other)) return undefined;
       const a = known.get(ka), b = known.get(kb);
       if (typeof a !== "number" || typeof b !== "number") return undefined;
       return c.op === "<" ? a < b : c.op === "<=" ? a <= b : c.op === ">" ? a > b : c.op === ">=" ? a >= b : Math.abs(a - b) > 1e-9;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { agenda, type SurveyedUnit } from "../../pipeline/agents/task-designer/agenda.js";
+import { agenda, timedOperations, type SurveyedUnit } from "../../pipeline/agents/task-designer/agenda.js";
+import type { WorldModel } from "../../pipeline/schemas/index.js";
 import type { DerivedPlan } from "../../pipeline/agents/plan/derive-plan.js";
 
 function unit(name: string, plan: Partial<DerivedPlan>): SurveyedUnit {
@@ -18,5 +19,24 @@ describe("slots spent on purpose: the designer's agenda", () => {
     const trap = unit("trap", { decisions: [{ ...held("x", true), held: false }] });
     const list = agenda([plain, above, above2, below, waits, approves, trap]);
     expect(list.map((u) => u.customer.id)).toEqual(["below", "above", "trap", "waits", "approves"]);
+  });
+
+  it("counts a call of an operation with a deadline as time deciding, like the rubric writer's deadline checks", () => {
+    const world = {
+      operations: [
+        { name: "book", preconditions: [{ sql: "SELECT :now <= 479" }] },
+        { name: "quote", preconditions: [] },
+        { name: "plain", preconditions: [{ sql: "SELECT 1" }] },
+      ],
+      events: [{ id: "expiry", after: { operation: "quote", delay: 30 }, rule: "R-EXPIRY", effects: [] }],
+      rules: [{ id: "R-EXPIRY", kind: "deadline" }],
+    } as unknown as WorldModel;
+    const ops = timedOperations(world);
+    expect([...ops].sort()).toEqual(["book", "quote"]);
+    const call = (operation: string) => ({ type: "call" as const, operation, args: {}, workflow: "w", step: "s1", why: "" });
+    const books = unit("books", { actions: [call("book")] as never });
+    const plain = unit("plain", { actions: [call("plain")] as never });
+    expect(agenda([plain, books], ops).map((u) => u.customer.id)).toEqual(["books"]);
+    expect(agenda([plain, books]).map((u) => u.customer.id)).toEqual([]);
   });
 });

@@ -66,7 +66,11 @@ describe("decision-faithful plans", () => {
     expect(evaluateCondition(prose!, new Map([["duty_amount", 19980], ["amount_transferred", 19980]]))).toBe(false);
     // Before the customer states the amount transferred, both sides would name duty_amount: undecidable, not "equal".
     expect(evaluateCondition(prose!, new Map([["duty_amount", 19980]]))).toBeUndefined();
-    expect(parseCondition("the EUR equivalent exceeds the available limit")).toEqual({ kind: "relate", quantity: "EUR equivalent", op: ">", other: "available limit" });
+    const limit = parseCondition("the EUR equivalent exceeds the available limit");
+    expect(limit).toEqual({ kind: "relate", quantity: "EUR equivalent", op: ">", other: "available limit" });
+    // A side the state holds only by arithmetic (limit − used) is not stood in for by the nearest column.
+    expect(evaluateCondition(limit!, new Map([["amount_eur", 49850], ["daily_limit_eur", 400000], ["limit_used_eur", 19780]]))).toBeUndefined();
+    expect(evaluateCondition(limit!, new Map([["eur_equivalent", 49850], ["available_limit", 30000]]))).toBe(true);
     // A cell says more than a comparison of its header when words come before the comparator.
     expect(JSON.stringify(parseCondition("Same-currency funding account: exists and its balance covers the shortfall"))).not.toContain("relate");
     // Arithmetic is not a named quantity: outside the language.

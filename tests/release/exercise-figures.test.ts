@@ -11,7 +11,7 @@ describe("what the released tasks exercise (datasheet figures)", () => {
   const tasks = [smallRelease(), approvedRelease(), noTrap];
   const report: ValidationReport = {
     domain: "mini-payments",
-    tasks: [entry("release-small", { "newest-version": false, "first-found": false }), entry("release-approved", { "newest-version": true, "first-found": false }), entry("plain", { "newest-version": true, "first-found": true })],
+    tasks: [entry("release-small", { "newest-version": false, "first-found": false }), entry("release-approved", { "newest-version": true, "first-found": true }), entry("plain", { "newest-version": true, "first-found": true })],
     summary: { generated: 3, released: 3, dropped: 0, repaired: 0, mutants_total: 0, mutants_killed: 0, kill_rate: null, kill_rate_by_operator: {}, survivors: [] },
     branches: [
       { workflow: "payment-release", decision: "d1", when: "the amount is above EUR 10,000.00", tasks: ["release-approved"], reason: null },
@@ -21,9 +21,9 @@ describe("what the released tasks exercise (datasheet figures)", () => {
     invariants: [{ rule: "R-FLOOR", table: "accounts", checked: ["release-approved", "release-small"], tested: ["release-small"], reason: null }],
   };
 
-  it("counts traps, time, invariants, branches and the version probes' solves exactly", () => {
+  it("counts traps (and those a wrong-version probe fails), time, invariants, branches and the version probes' solves exactly", () => {
     expect(tasks.map(hasVersionTrap)).toEqual([true, true, false]);
     expect(tasks.map(isTimed)).toEqual([true, true, false]);
-    expect(exerciseFigures(tasks.map((t) => taskFacts(t, null)), report)).toEqual({ branches: { taken: 1, total: 2 }, traps: 2, timed: 2, invariants: 1, invariantsChecked: 2, approvals: 1, newestSolves: 2, firstFoundSolves: 1, tasks: 3 });
+    expect(exerciseFigures(tasks.map((t) => taskFacts(t, null)), report)).toEqual({ branches: { taken: 1, total: 2 }, traps: 2, trapsBite: 1, timed: 2, invariants: 1, invariantsChecked: 2, approvals: 1, newestSolves: 2, firstFoundSolves: 2, tasks: 3 });
   });
 });

@@ -264,18 +264,41 @@ export function derivePlan(ctx: DomainContext, index: WorldIndex, draft: (facts:
     terminals.push(found.lastWrite);
     start = found;
   }
-  // A branch taken whose outcome names no operation requires the operation of the step it leads to
-  // (when the plan ran it there): that is what following the branch did.
+  // A branch whose outcome names no operation stands for the operation of the step it leads to. A
+  // branch taken requires it (when the plan ran it there): that is what following the branch did.
+  // A branch not taken forbids it when it is an agent write the plan never runs in that workflow
+  // ("otherwise record a new set" not taken: no new set is recorded).
   const decisions = start.decisions.map((d) => {
-    if (!d.held || d.operations.length > 0) return d;
+    if (d.operations.length > 0) return d;
     const wf = units.find((u) => u.workflow.id === d.workflow)?.workflow;
     const goto = wf?.decisions.find((x) => x.id === d.decision)?.branches.find((b) => b.when === d.when)?.goto;
     const target = goto ? wf?.steps.find((s) => s.id === goto) : undefined;
     const op = target?.operation ? index.ops.get(target.operation) : undefined;
-    const ran = op && op.side === "agent" && start.actions.some((a) => a.type === "call" && a.operation === op.name && a.workflow === d.workflow && a.step === target?.id);
-    return ran && op ? { ...d, operations: [op.name] } : d;
+    if (!op || op.side !== "agent") return d;
+    if (d.held) {
+      const ran = start.actions.some((a) => a.type === "call" && a.operation === op.name && a.workflow === d.workflow && a.step === target?.id);
+      return ran ? { ...d, operations: [op.name] } : d;
+    }
+    const runs = start.actions.some((a) => a.type === "call" && a.operation === op.name && a.workflow === d.workflow);
+    return op.access === "write" && !runs ? { ...d, operations: [op.name] } : d;
   });
-  return { actions: start.actions, facts: start.facts, approvals: start.approvals, terminals, decisions };
+  // The customer knows their own facts whether or not the right path needs them: what a branch not
+  // taken would ask for (a patient gives a pain score when asked) is in the scenario too, so an agent
+  // that goes down the wrong branch fails on the branch check, not on a customer who cannot answer.
+  const facts = [...start.facts];
+  for (const d of decisions) {
+    const unit = d.held ? undefined : units.find((u) => u.workflow.id === d.workflow);
+    if (!unit) continue;
+    const knows = customerKnowledge(unit);
+    for (const name of d.operations) {
+      for (const [param, p] of Object.entries(index.ops.get(name)?.params ?? {})) {
+        const value = knows.get(param);
+        if (p.source !== "customer" || value === undefined || facts.some((f) => f.param === param)) continue;
+        facts.push({ param, value, description: p.description });
+      }
+    }
+  }
+  return { actions: start.actions, facts, approvals: start.approvals, terminals, decisions };
 }
 
 /** Why a write changed nothing, when its arguments are the subject row's current values of the same name. */

@@ -91,7 +91,10 @@ export class DeterministicRubricWriter implements RubricWriter {
         if (a.type !== "call" || b.type !== "call" || a.workflow !== b.workflow || a.operation === b.operation) continue;
         process.push(check(`process-${a.operation}-before-${b.operation}`, "process", "executed_in_order", { before: a.operation, after: b.operation, before_args: stableArgs(keyArgsOf(a.args, index)), after_args: stableArgs(keyArgsOf(b.args, index)) }, `${a.operation} comes before ${b.operation}, as the procedure orders them.`, provenanceOr(ctx, undefined, task, b.workflow, b.step)));
       }
-      for (const f of task.scenario.private_facts) {
+      // Facts the reference plan uses must be asked for first; a fact the customer knows but the
+      // right path never needs (what a branch not taken would ask for) has no such check.
+      const planArgs = new Set(task.reference_plan.flatMap((p) => (p.operation === "ask" ? [] : Object.keys(p.args ?? {}))));
+      for (const f of task.scenario.private_facts.filter((x) => planArgs.has(x.param ?? x.id))) {
         process.push(check(`process-fact-${f.id}`, "process", "fact_elicited_before_use", { fact: f.id }, `The ${f.id.replace(/_/g, " ")} is obtained from the customer before it is used.`, customerProvenance(task.id, f.id)));
       }
       // Branches: what each evaluated decision requires (the branch taken done, the others not).

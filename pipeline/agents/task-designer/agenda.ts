@@ -1,5 +1,6 @@
 import type { DerivedPlan, PlanUnit } from "../plan/derive-plan.js";
 import type { Row } from "../plan/domain-rows.js";
+import type { WorldModel } from "../../schemas/index.js";
 
 /** A unit one customer's rows allow on its own, with what its plan exercises. */
 export interface SurveyedUnit {
@@ -8,7 +9,7 @@ export interface SurveyedUnit {
   plan: DerivedPlan;
 }
 
-/** What a unit's plan exercises: branches it takes, version traps, time (a wait), approvals. */
+/** What a unit's plan exercises: branches it takes, version traps, time (a wait or a deadline), approvals. */
 export interface Exercise {
   /** `workflow/decision/when` of every branch whose condition held. */
   branches: string[];
@@ -17,13 +18,29 @@ export interface Exercise {
   approvals: number;
 }
 
-export function exerciseOf(plan: DerivedPlan): Exercise {
+export function exerciseOf(plan: DerivedPlan, timedOps: ReadonlySet<string> = new Set()): Exercise {
   return {
     branches: plan.decisions.filter((d) => d.held).map((d) => `${d.workflow}/${d.decision}/${d.when}`),
     traps: plan.decisions.filter((d) => d.outdated).length,
-    timed: plan.actions.some((a) => a.type === "wait"),
+    timed: plan.actions.some((a) => a.type === "wait" || (a.type === "call" && timedOps.has(a.operation))),
     approvals: plan.approvals.length,
   };
+}
+
+/**
+ * Operations whose call makes time decide a task (the rubric writer's deadline checks): a
+ * precondition bounds `:now` by a minute (an absolute deadline), or a scheduled event that
+ * implements a deadline rule starts its clock (a quote that expires 30 minutes after it is given).
+ */
+export function timedOperations(world: WorldModel): Set<string> {
+  const out = new Set<string>();
+  for (const op of world.operations) if (op.preconditions.some((p) => /:now\s*<=?\s*\d+/.test(p.sql))) out.add(op.name);
+  for (const ev of world.events) {
+    const rule = world.rules.find((r) => r.id === ev.rule);
+    const start = ev.after?.operation;
+    if (start && rule?.kind === "deadline") out.add(start);
+  }
+  return out;
 }
 
 /**
@@ -34,7 +51,7 @@ export function exerciseOf(plan: DerivedPlan): Exercise {
  * the list are designed freely. Ties go to the survey order (customers, workflows, rows), so the
  * agenda depends only on the domain.
  */
-export function agenda(units: readonly SurveyedUnit[]): SurveyedUnit[] {
+export function agenda(units: readonly SurveyedUnit[], timedOps: ReadonlySet<string> = new Set()): SurveyedUnit[] {
   const out: SurveyedUnit[] = [];
   const taken = new Set<SurveyedUnit>();
   const add = (u: SurveyedUnit | undefined) => {
@@ -43,7 +60,7 @@ export function agenda(units: readonly SurveyedUnit[]): SurveyedUnit[] {
       out.push(u);
     }
   };
-  const ex = new Map(units.map((u) => [u, exerciseOf(u.plan)]));
+  const ex = new Map(units.map((u) => [u, exerciseOf(u.plan, timedOps)]));
   const branches = [...new Set(units.flatMap((u) => ex.get(u)?.branches ?? []))].sort();
   for (const b of branches) {
     if (out.some((u) => ex.get(u)?.branches.includes(b))) continue;

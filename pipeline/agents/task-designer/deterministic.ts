@@ -7,7 +7,7 @@ import { derivePlan, type DerivedPlan, type NeededFact, type PlanUnit } from "..
 import { toReferencePlan } from "../plan/actions.js";
 import { buildScenario } from "./scenario.js";
 import { documentsFor } from "./documents.js";
-import { agenda, type SurveyedUnit } from "./agenda.js";
+import { agenda, timedOperations, type SurveyedUnit } from "./agenda.js";
 
 /** Attempts per slot before the slot is reported empty. */
 const ATTEMPTS = 12;
@@ -116,7 +116,7 @@ export class DeterministicTaskDesigner implements TaskDesigner {
         if (plan) surveyed.push({ customer, unit, plan });
       }
     }
-    const list = agenda(surveyed);
+    const list = agenda(surveyed, timedOperations(ctx.world));
     this.#agendas.set(ctx.card.id, list);
     return list;
   }
