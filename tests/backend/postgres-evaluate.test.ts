@@ -9,25 +9,25 @@ import { latestVersion } from "../../pipeline/build/sample-release.js";
 import { GoldenModelServer } from "../../bench/golden-model-server.js";
 import { folderBytes, ROOT, startSynth, until } from "./synth-process.js";
 
-// An evaluation of the sample release (customs-clearance, E0 and E1) by a model agent over real HTTP
+// An evaluation of the sample release (ed-triage, E0 and E1) by a model agent over real HTTP
 // (a golden-trace model with latency, so episodes take time), run embedded and then by three
 // workers on a throwaway PostgreSQL, one of them SIGKILLed while it holds an item.
 const RELEASES = join(ROOT, "generated", "releases");
 const VERSION = latestVersion(RELEASES, "sample") as string;
-const ARGS = ["evaluate", `sample@${VERSION}`, "--agent", "openai:golden", "--domains", "customs-clearance", "--conditions", "E0,E1", "--releases", RELEASES];
+const ARGS = ["evaluate", `sample@${VERSION}`, "--agent", "openai:golden", "--domains", "ed-triage", "--conditions", "E0,E1", "--releases", RELEASES];
 
 describe("synth evaluate --backend postgres", () => {
   let cluster: PgCluster;
   let server: GoldenModelServer;
   let dir: string;
   let env: NodeJS.ProcessEnv;
-  /** customs-clearance's tasks in the sample release × the two conditions. */
+  /** ed-triage's tasks in the sample release × the two conditions. */
   let episodes = 0;
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "foundry-pg-eval-"));
     const release = loadEvalRelease(join(RELEASES, "sample", VERSION));
-    episodes = 2 * release.tasks.filter((t) => t.task.domain === "customs-clearance").length;
+    episodes = 2 * release.tasks.filter((t) => t.task.domain === "ed-triage").length;
     server = await GoldenModelServer.start(release.tasks.map((t) => ({ opening: t.task.scenario.opening_request, golden: t.golden })), 60);
     // Short leases so the killed worker's item comes back quickly; two retries.
     writeFileSync(join(dir, "foundry.config.yaml"), "lease_seconds: 4\nitem_retries: 2\n");
@@ -62,7 +62,7 @@ describe("synth evaluate --backend postgres", () => {
         }, 300_000);
         workers[1]?.child.kill("SIGKILL");
         expect(await coordinator.exited, coordinator.output()).toBe(0);
-        expect(episodes).toBe(22);
+        expect(episodes).toBe(34);
         expect(coordinator.output()).toContain(`${episodes}/${episodes} done`);
 
         // The killed worker's item was taken again after its lease expired and written once, by another worker.

@@ -9,7 +9,7 @@ import { chat, ScriptedServer, type SeenRequest, type ServerReply } from "../llm
 import { SAMPLE, settingsWith } from "./runner-fixture.js";
 import { loadEvalRelease } from "../../pipeline/evaluate/load-release.js";
 
-const item001 = loadEvalRelease(SAMPLE).tasks.find((t) => t.task.id === "fx-treasury-012")!.task;
+const item001 = loadEvalRelease(SAMPLE).tasks.find((t) => t.task.id === "fx-treasury-022")!.task;
 
 let server: ScriptedServer | null = null;
 afterEach(async () => {
@@ -22,7 +22,7 @@ const call = (id: string, name: string, args: Record<string, unknown> | string):
 const userText = (r: SeenRequest) => ((r.body.messages as Array<{ role: string; content: unknown }>).find((m) => m.role === "user")?.content as string) ?? "";
 const lastMessage = (r: SeenRequest) => (r.body.messages as Array<{ role: string; content: unknown }>).at(-1)!;
 
-// fx-treasury-012 as a model agent solves it, with a text-only turn and malformed arguments on the way.
+// fx-treasury-022 as a model agent solves it, with a text-only turn and malformed arguments on the way.
 const SCRIPT: ServerReply[] = [
   chat("Let me think about what to do first.", { usage: [500, 40] }),
   call("c1", "get_payment", '{"payment_id": "PAY-10012"'),
@@ -45,7 +45,7 @@ describe("the provider:model agent over HTTP (real ChatOpenAI client, scripted s
     const o = await evaluate({
       release: SAMPLE,
       out,
-      settings: settingsWith({ agent: "openai:gpt-4.1", tasks: ["fx-treasury-012", "fx-treasury-017"] }),
+      settings: settingsWith({ agent: "openai:gpt-4.1", tasks: ["fx-treasury-022", "fx-treasury-019"] }),
       config: testConfig({ base_url: server.baseUrl, max_retries: 0 }),
       runtime: { cache: null, env: {} },
     });
@@ -69,18 +69,18 @@ describe("the provider:model agent over HTTP (real ChatOpenAI client, scripted s
     expect(lastMessage(agentRequests[1]!)).toMatchObject({ role: "user", content: expect.stringContaining("You replied without calling a tool") });
     expect(lastMessage(agentRequests[2]!)).toMatchObject({ role: "tool", content: expect.stringContaining("are not valid JSON") });
     // The deterministic customer answered the question in the trace.
-    const ok = o.results.find((r) => r.task === "fx-treasury-012")!;
+    const ok = o.results.find((r) => r.task === "fx-treasury-022")!;
     expect([ok.status, ok.end, ok.strict_success, ok.turns]).toEqual(["completed", "finished", true, 8]);
     expect(ok.usage.agent).toEqual({ calls: 8, input_tokens: 4000, output_tokens: 320, cost_usd: (4000 * 2 + 320 * 8) / 1_000_000 });
     const trace = JSON.parse(readFileSync(join(out, ok.trace_file), "utf8")) as { events: Array<{ kind: string; text?: string; facts: string[] }> };
     expect(trace.events.find((e) => e.kind === "customer_message" && e.facts.includes("reason"))).toBeDefined();
 
-    const bad = o.results.find((r) => r.task === "fx-treasury-017")!;
+    const bad = o.results.find((r) => r.task === "fx-treasury-019")!;
     expect([bad.status, bad.end, bad.error?.class]).toEqual(["errored", "errored", "server_error"]);
     expect(bad.error?.message).toContain("HTTP 500");
     const summary = EvaluationResult.parse(JSON.parse(readFileSync(o.summaryPath, "utf8")));
     expect(summary.episodes).toEqual({ total: 2, completed: 1, errored: 1 });
-    expect(summary.errored).toEqual([{ task: "fx-treasury-017", condition: "E0", run: 0, class: "server_error", message: bad.error!.message }]);
+    expect(summary.errored).toEqual([{ task: "fx-treasury-019", condition: "E0", run: 0, class: "server_error", message: bad.error!.message }]);
     expect(summary.overall.strict_success).toMatchObject({ rate: 1, n: 1 });
   }, 60_000);
 });

@@ -64,19 +64,19 @@ describe("synth evaluate: refusals", () => {
     const out = mkdtempSync(join(tmpdir(), "eval-cli-"));
     const first = synth(["evaluate", SAMPLE, "--agent", "noop", "--conditions", "E0", "--domains", "fx-treasury", "--out", out]);
     expect(first.code).toBe(0);
-    expect(first.stdout).toContain("noop on sample@1.2.0 (user-sim deterministic): 18 episodes, 18 run now, 0 already finished, 0 errored");
+    expect(first.stdout).toContain("noop on sample@1.3.0 (user-sim deterministic): 17 episodes, 17 run now, 0 already finished, 0 errored");
     const other = synth(["evaluate", SAMPLE, "--agent", "oracle", "--conditions", "E0", "--domains", "fx-treasury", "--out", out]);
     expect(other.code).toBe(1);
-    expect(other.stderr).toContain("[EVALUATION_OUT_CONFLICT] this folder holds the evaluation of noop on sample@1.2.0, not of oracle on sample@1.2.0: choose another --out");
+    expect(other.stderr).toContain("[EVALUATION_OUT_CONFLICT] this folder holds the evaluation of noop on sample@1.3.0, not of oracle on sample@1.3.0: choose another --out");
     const differs = synth(["evaluate", SAMPLE, "--agent", "noop", "--conditions", "E0,E1", "--domains", "fx-treasury", "--out", out]);
     expect(differs.code).toBe(1);
     expect(differs.stderr).toContain('[EVALUATION_SETTINGS_CONFLICT] settings differ from the stored ones (conditions: stored ["E0"], now ["E0","E1"])');
     const again = synth(["evaluate", SAMPLE, "--agent", "noop", "--conditions", "E0", "--domains", "fx-treasury", "--out", out]);
-    expect(again.stdout).toContain("18 episodes, 0 run now, 18 already finished");
+    expect(again.stdout).toContain("17 episodes, 0 run now, 17 already finished");
     const fresh = synth(["evaluate", SAMPLE, "--agent", "noop", "--conditions", "E0,E1", "--domains", "fx-treasury", "--out", out, "--fresh"]);
     expect(fresh.code).toBe(0);
-    expect(fresh.stdout).toContain("36 episodes, 36 run now, 0 already finished");
-    expect(readFileSync(join(out, "results.jsonl"), "utf8").trim().split("\n")).toHaveLength(36);
+    expect(fresh.stdout).toContain("34 episodes, 34 run now, 0 already finished");
+    expect(readFileSync(join(out, "results.jsonl"), "utf8").trim().split("\n")).toHaveLength(34);
   }, 120_000);
 
   it("warns when --concurrency asks for more episodes at once than model calls may run at once per provider", () => {

@@ -23,7 +23,7 @@ const call = (id: string, name: string, args: Record<string, unknown>): ServerRe
 const offers = (r: SeenRequest, tool: string) => ((r.body.tools as Array<{ function: { name: string } }> | undefined) ?? []).some((t) => t.function.name === tool);
 
 /**
- * fx-treasury-012 (cancel PAY-10012 with the customer's reason, defer PAY-10011) as a model agent
+ * fx-treasury-022 (cancel PAY-10012 with the customer's reason, defer PAY-10011) as a model agent
  * solves it. Run 0 asks for the reason; run 1 only greets, and its customer volunteers the reason.
  */
 function agentScript(run: number): ServerReply[] {
@@ -46,7 +46,7 @@ function settings(runs: number) {
     fault_events: 2,
     fault_duration: 2,
     runs,
-    tasks: ["fx-treasury-012"],
+    tasks: ["fx-treasury-022"],
     domains: null,
     max_turns: null,
     max_tool_calls: null,
@@ -117,10 +117,10 @@ describe("synth evaluate with the llm customer (both models over HTTP, the real 
     expect([a, u]).toEqual([2, 2]);
     const [r] = outcome.results;
     expect([r!.status, r!.end, r!.error?.class]).toEqual(["errored", "errored", "server_error"]);
-    expect(r!.error!.message).toMatch(/^user-sim openai:gpt-4\.1-mini: openai:gpt-4\.1-mini failed for stage evaluate, item fx-treasury-012 after 2 attempts: server_error \(HTTP 500\)/);
+    expect(r!.error!.message).toMatch(/^user-sim openai:gpt-4\.1-mini: openai:gpt-4\.1-mini failed for stage evaluate, item fx-treasury-022 after 2 attempts: server_error \(HTTP 500\)/);
     const summary = EvaluationResult.parse(JSON.parse(readFileSync(outcome.summaryPath, "utf8")));
     expect(summary.episodes).toEqual({ total: 1, completed: 0, errored: 1 });
-    expect(summary.errored).toEqual([{ task: "fx-treasury-012", condition: "E0", run: 0, class: "server_error", message: r!.error!.message }]);
+    expect(summary.errored).toEqual([{ task: "fx-treasury-022", condition: "E0", run: 0, class: "server_error", message: r!.error!.message }]);
     expect(summary.overall.strict_success).toMatchObject({ rate: null, n: 0 });
   });
 });

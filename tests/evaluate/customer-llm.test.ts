@@ -28,10 +28,10 @@ afterEach(async () => {
   server = null;
 });
 
-/** fx-treasury-005: a payment release the customer must approve (agreed terms), then a cancellation whose reason only the customer knows. */
-function fx005(): EvalTask {
-  const t = release.tasks.find((x) => x.task.id === "fx-treasury-005");
-  if (!t) throw new Error("fx-treasury-005 is not in the sample release");
+/** fx-treasury-016: a payment release the customer must approve (agreed terms), a deferral, then a cancellation whose reason only the customer knows. */
+function fx016(): EvalTask {
+  const t = release.tasks.find((x) => x.task.id === "fx-treasury-016");
+  if (!t) throw new Error("fx-treasury-016 is not in the sample release");
   return t;
 }
 
@@ -75,7 +75,7 @@ describe("the llm customer over HTTP with the real ChatOpenAI client", () => {
       reply("c3", "I have approved PR-0001."),
       reply("c4", "The reason is client_request."),
     ]);
-    const et = fx005();
+    const et = fx016();
     const { trace, customer } = await episode(et, runtime(server), actionsOf(et.golden), 46);
     expect(server.requests).toHaveLength(4);
     const first = server.requests[0]!.body;
@@ -85,12 +85,12 @@ describe("the llm customer over HTTP with the real ChatOpenAI client", () => {
     expect(system.role).toBe("system");
     expect(system.content).toContain(et.task.scenario.persona);
     expect(system.content).toContain('say exactly "The reason is client_request."');
-    expect(system.content).toContain('payment_release: {"amount":1000000,"beneficiary_id":"BEN-1032","currency":"EUR","payment_id":"PAY-10022"}');
+    expect(system.content).toContain('payment_release: {"amount":47500,"beneficiary_id":"BEN-1033","currency":"CHF","payment_id":"PAY-10023"}');
     expect((first.messages as Sent).at(-1)).toEqual({ role: "user", content: "The agent says: Please review and approve proposal PR-0001." });
     // The review's real result reaches the model under its call id.
     const reviewed = (server.requests[1]!.body.messages as Sent).at(-1)!;
     expect(reviewed.tool_call_id).toBe("c1");
-    expect(JSON.parse(reviewed.content as string)).toEqual({ proposal_id: "PR-0001", kind: "payment_release", status: "pending", terms: { amount: 1000000, beneficiary_id: "BEN-1032", currency: "EUR", payment_id: "PAY-10022" }, agreed: true });
+    expect(JSON.parse(reviewed.content as string)).toEqual({ proposal_id: "PR-0001", kind: "payment_release", status: "pending", terms: { amount: 47500, beneficiary_id: "BEN-1033", currency: "CHF", payment_id: "PAY-10023" }, agreed: true });
     expect(JSON.parse((server.requests[2]!.body.messages as Sent).at(-1)!.content as string)).toEqual({ status: "executed", result: { kind: "payment_release", proposal_id: "PR-0001", status: "approved" } });
     // The next turn carries the whole conversation so far, then the agent's question.
     expect((server.requests[3]!.body.messages as Sent).at(-1)).toEqual({ role: "user", content: "The agent says: To continue I need one detail from you: could you give me the reason?" });
@@ -113,7 +113,7 @@ describe("the llm customer over HTTP with the real ChatOpenAI client", () => {
       reply("c2", "Approved. By the way, the reason is client_request."),
       reply("c3", "As I said: the reason is client_request."),
     ]);
-    const et = fx005();
+    const et = fx016();
     const rt = runtime(server);
     const leaky = await episode(et, rt, actionsOf(et.golden), 47);
     const flagged = result(et, leaky.trace, leaky.customer, 1, 47);
@@ -133,7 +133,7 @@ describe("the llm customer over HTTP with the real ChatOpenAI client", () => {
 
   it("a customer scripted to approve unasked and to state another reason is flagged for both by the audit", async () => {
     server = await ScriptedServer.start([call("c1", "approve_payment_release", { proposal_id: "PR-0001" }), reply("c2", "The reason is duplicate_payment.")]);
-    const et = fx005();
+    const et = fx016();
     const actions = actionsOf(et.golden);
     const upTo = actions.findIndex((a) => a.type === "approve");
     const { trace, customer } = await episode(et, runtime(server), [...actions.slice(0, upTo), { type: "ask", text: "What is the reason for the cancellation?" }], 46);
@@ -148,7 +148,7 @@ describe("the llm customer over HTTP with the real ChatOpenAI client", () => {
 
   it("under the full-disclosure ablation the model is told the opening that was said, and restating a fact is not flagged", async () => {
     server = await ScriptedServer.start([reply("c1", "As I said, the reason is client_request.")]);
-    const et = fx005();
+    const et = fx016();
     const full = openingFor(et.task, "full-disclosure");
     const driver = EpisodeDriver.open(et.domain, et.task, { role: "agent", label: "oracle", seed: 46 });
     try {
@@ -165,9 +165,9 @@ describe("the llm customer over HTTP with the real ChatOpenAI client", () => {
 
   it("an approval of terms it never agreed to does not reach the world: the model reads not_agreed and the state is unchanged", async () => {
     server = await ScriptedServer.start([call("c1", "approve_payment_release", { proposal_id: "PR-0001" }), reply("c2", "No, I won't approve that.")]);
-    const et = fx005();
+    const et = fx016();
     // The same task with a customer who agreed to a different amount.
-    const task: Task = { ...et.task, scenario: { ...et.task.scenario, approves: [{ kind: "payment_release", terms: { amount: 990000, beneficiary_id: "BEN-1032", currency: "EUR", payment_id: "PAY-10022" } }] } };
+    const task: Task = { ...et.task, scenario: { ...et.task.scenario, approves: [{ kind: "payment_release", terms: { amount: 47000, beneficiary_id: "BEN-1033", currency: "CHF", payment_id: "PAY-10023" } }] } };
     const actions = actionsOf(et.golden);
     const upTo = actions.findIndex((a) => a.type === "approve");
     const driver = EpisodeDriver.open(et.domain, task, { role: "agent", label: "oracle", seed: 46 });
@@ -184,7 +184,7 @@ describe("the llm customer over HTTP with the real ChatOpenAI client", () => {
         ["customer_message", "customer"],
       ]);
       expect(JSON.parse((server.requests[1]!.body.messages as Sent).at(-1)!.content as string)).toEqual({
-        error: { code: "not_agreed", message: 'PR-0001 (payment_release) has terms {"amount":1000000,"beneficiary_id":"BEN-1032","currency":"EUR","payment_id":"PAY-10022"}, which are not terms you agreed to: decline it in your reply' },
+        error: { code: "not_agreed", message: 'PR-0001 (payment_release) has terms {"amount":47500,"beneficiary_id":"BEN-1033","currency":"CHF","payment_id":"PAY-10023"}, which are not terms you agreed to: decline it in your reply' },
       });
     } finally {
       driver.close();
@@ -193,7 +193,7 @@ describe("the llm customer over HTTP with the real ChatOpenAI client", () => {
 
   it("a tool it was not given (a customer-side operation the scenario does not permit) is a tool error, nothing is traced", async () => {
     server = await ScriptedServer.start([call("c1", "approve_limit_increase", { proposal_id: "PR-0001" }), reply("c2", "Sorry, I cannot help with that.")]);
-    const et = fx005();
+    const et = fx016();
     const driver = EpisodeDriver.open(et.domain, et.task, { seed: 46 });
     try {
       const customer = llmCustomer({ task: et.task, episode: driver.episode, seed: 46 }, { runtime: runtime(server) });
@@ -208,7 +208,7 @@ describe("the llm customer over HTTP with the real ChatOpenAI client", () => {
 
   it("a provider failing after its retries is a CustomerFailure with the error class (the episode is errored)", async () => {
     server = await ScriptedServer.start(() => ({ status: 500, body: { error: { message: "upstream down" } } }));
-    const et = fx005();
+    const et = fx016();
     const driver = EpisodeDriver.open(et.domain, et.task, { seed: 46 });
     try {
       const customer = llmCustomer({ task: et.task, episode: driver.episode, seed: 46 }, { runtime: runtime(server, 2) });
@@ -218,7 +218,7 @@ describe("the llm customer over HTTP with the real ChatOpenAI client", () => {
       );
       expect(err).toBeInstanceOf(CustomerFailure);
       expect((err as CustomerFailure).errorClass).toBe("server_error");
-      expect((err as CustomerFailure).message).toMatch(/^user-sim openai:gpt-4\.1: openai:gpt-4\.1 failed for stage evaluate, item fx-treasury-005 after 3 attempts: server_error \(HTTP 500\)/);
+      expect((err as CustomerFailure).message).toMatch(/^user-sim openai:gpt-4\.1: openai:gpt-4\.1 failed for stage evaluate, item fx-treasury-016 after 3 attempts: server_error \(HTTP 500\)/);
       expect(server.requests).toHaveLength(3);
     } finally {
       driver.close();
@@ -227,7 +227,7 @@ describe("the llm customer over HTTP with the real ChatOpenAI client", () => {
 
   it("a model that never replies through its tool fails the answer as invalid_answer after the nudges", async () => {
     server = await ScriptedServer.start([chat("Hmm."), chat("Well."), chat("Let me think.")]);
-    const et = fx005();
+    const et = fx016();
     const driver = EpisodeDriver.open(et.domain, et.task, { seed: 46 });
     try {
       const customer = llmCustomer({ task: et.task, episode: driver.episode, seed: 46 }, { runtime: runtime(server) });

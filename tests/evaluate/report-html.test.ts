@@ -7,7 +7,7 @@ import { enforcedBy, failedChecks } from "../../pipeline/evaluate/score/report/f
 import { renderSvg } from "../../pipeline/evaluate/score/report/render-svg.js";
 import { episode, RELEASE, settings } from "./metrics-fixtures.js";
 
-const TASK = Task.parse(JSON.parse(readFileSync(new URL("../../generated/releases/sample/1.2.0/domains/fx-treasury/tasks/fx-treasury-001.json", import.meta.url), "utf8")));
+const TASK = Task.parse(JSON.parse(readFileSync(new URL("../../generated/releases/sample/1.3.0/domains/fx-treasury/tasks/fx-treasury-001.json", import.meta.url), "utf8")));
 
 /** fx-treasury-001 failing its PRP-4.3 process check at E1 in 2 of 2 runs, and passing at E0. */
 function results() {
@@ -20,7 +20,7 @@ function results() {
       success: false,
       checks: [
         { check: "goal-payments-PAY-10001-final", group: "goal", kind: "final_row_state", passed: true, reason: "row matches", event: null },
-        { check: "process-defer_payment-PAY-10002-count", group: "process", kind: "execution_count", passed: false, reason: `defer_payment ran ${run + 2} times <script>`, event: 7 },
+        { check: "process-defer_payment-PAY-10001-count", group: "process", kind: "execution_count", passed: false, reason: `defer_payment ran ${run + 2} times <script>`, event: 7 },
       ],
     });
   return [episode({ domain: "fx-treasury", task: "fx-treasury-001" }), failing(1), failing(0)];
@@ -31,7 +31,7 @@ describe("report.html", () => {
     expect(failedChecks(results(), [TASK])).toEqual([
       {
         task: "fx-treasury/fx-treasury-001",
-        check: "process-defer_payment-PAY-10002-count",
+        check: "process-defer_payment-PAY-10001-count",
         group: "process",
         kind: "execution_count",
         failed: 2,

@@ -11,7 +11,7 @@ const ARGS = ["evaluate", SAMPLE, "--agent", "probe:competent", "--domains", "fx
 const ENV = { ...process.env, FOUNDRY_MODEL: "", FOUNDRY_CONFIG: "/dev/null" };
 
 /** fx-treasury's tasks in the sample release × the four default conditions. */
-const EPISODES = 18 * 4;
+const EPISODES = 17 * 4;
 const lines = (file: string) => (existsSync(file) ? readFileSync(file, "utf8").split("\n").filter((l) => l.endsWith("}")).length : 0);
 
 describe("resume after SIGKILL", () => {

@@ -13,7 +13,7 @@ import { evaluateSample, SAMPLE } from "./runner-fixture.js";
 const release = loadEvalRelease(SAMPLE);
 const item = release.tasks.find((t) => t.task.id === "fx-treasury-001")!;
 // A task whose customer holds a private fact (the recall's reason code).
-const withFact = release.tasks.find((t) => t.task.id === "fx-treasury-003")!;
+const withFact = release.tasks.find((t) => t.task.id === "fx-treasury-008")!;
 const noRuntime = () => {
   throw new Error("no model in this test");
 };
@@ -25,7 +25,7 @@ describe("episode options", () => {
     const file = join(mkdtempSync(join(tmpdir(), "replay-")), "submitted.json");
     writeFileSync(file, stableJson(item.golden));
     const o = await evaluateSample({ agent: `replay:${file}` });
-    expect(o.results.map((r) => [r.task, r.strict_success, r.calls.total, r.golden_calls.total])).toEqual([["fx-treasury-001", true, 15, 15]]);
+    expect(o.results.map((r) => [r.task, r.strict_success, r.calls.total, r.golden_calls.total])).toEqual([["fx-treasury-001", true, 17, 17]]);
     writeFileSync(file, "{}");
     await expect(evaluateSample({ agent: `replay:${file}` })).rejects.toThrow(`--agent replay:${file}: replay file ${file} does not parse: task:`);
   });

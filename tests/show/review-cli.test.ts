@@ -63,7 +63,7 @@ describe("synth review", () => {
       expect(lines[1]).toContain(`warning: ${golden}: [RELEASE_TAMPERED] content changed: sha256 `);
       expect(lines[2]).toBe(`[1/${taskIds.length}] ${join(out, "warn", `${taskIds[0]}.html`)}`);
       const index = readFileSync(join(out, "warn", "index.html"), "utf8");
-      expect(index).toContain(`<section id="unverified"><h2 class="failed">This release does not match its manifest</h2><ul><li><code>domains/ed-triage/golden/ed-triage-006.json</code>: content changed: sha256 `);
+      expect(index).toContain(`<section id="unverified"><h2 class="failed">This release does not match its manifest</h2><ul><li><code>domains/ed-triage/golden/ed-triage-008.json</code>: content changed: sha256 `);
     } finally {
       removeTree(out);
       removeTree(join(dir, ".."));

@@ -10,14 +10,14 @@ const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 describe("synth show --json", () => {
   it("prints one object the TaskView schema accepts, with the same content as the text view", () => {
-    const r = runCli(["show", SAMPLE, "fx-treasury-005", "--json"]);
+    const r = runCli(["show", SAMPLE, "fx-treasury-016", "--json"]);
     expect(r.code).toBe(0);
     const view = TaskView.parse(JSON.parse(r.stdout));
     expect(view.release).toMatchObject({ name: "sample", version: VERSION });
-    expect(view.trace).toEqual({ kind: "golden", file: "domains/fx-treasury/golden/fx-treasury-005.json" });
-    const golden = JSON.parse(readFileSync(join(SAMPLE_DIR, "domains/fx-treasury/golden/fx-treasury-005.json"), "utf8")) as { events: unknown[] };
+    expect(view.trace).toEqual({ kind: "golden", file: "domains/fx-treasury/golden/fx-treasury-016.json" });
+    const golden = JSON.parse(readFileSync(join(SAMPLE_DIR, "domains/fx-treasury/golden/fx-treasury-016.json"), "utf8")) as { events: unknown[] };
     expect(view.events).toHaveLength(golden.events.length);
-    const task = JSON.parse(readFileSync(join(SAMPLE_DIR, "domains/fx-treasury/tasks/fx-treasury-005.json"), "utf8")) as { checks: Record<string, unknown[]>; reference_plan: unknown[] };
+    const task = JSON.parse(readFileSync(join(SAMPLE_DIR, "domains/fx-treasury/tasks/fx-treasury-016.json"), "utf8")) as { checks: Record<string, unknown[]>; reference_plan: unknown[] };
     expect(view.checks).toHaveLength(Object.values(task.checks).flat().length);
     // every reference-plan step is placed at one event, in order
     const plan = task.reference_plan as Array<{ step: number; operation: string }>;
@@ -40,20 +40,20 @@ describe("synth show: bad input", () => {
     const r = runCli(["show", SAMPLE, "fx-treasury-01"]);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe("");
-    expect(r.stderr).toContain(`[TASK_NOT_FOUND] no task fx-treasury-01 in ${SAMPLE}; nearest: fx-treasury-011, fx-treasury-012, fx-treasury-013, fx-treasury-014, fx-treasury-015 (got "fx-treasury-01")`);
+    expect(r.stderr).toContain(`[TASK_NOT_FOUND] no task fx-treasury-01 in ${SAMPLE}; nearest: fx-treasury-011, fx-treasury-013, fx-treasury-016, fx-treasury-018, fx-treasury-019 (got "fx-treasury-01")`);
     expect(r.stderr).toContain('(got "fx-treasury-01")');
   });
 
   it("a tampered release is shown only after a warning naming the file", () => {
     const { dir, golden } = tamperedCopy();
     try {
-      const r = runCli(["show", dir, "ed-triage-006"]);
+      const r = runCli(["show", dir, "ed-triage-008"]);
       expect(r.code).toBe(0);
       const lines = r.stderr.split("\n");
       expect(lines[0]).toBe(`warning: ${dir} does not match its manifest (1 file); showing it anyway, --strict refuses it:`);
       expect(lines[1]).toMatch(new RegExp(`^warning: ${escapeRe(golden)}: \\[RELEASE_TAMPERED\\] content changed: sha256 [0-9a-f]{64} differs from the manifest's [0-9a-f]{64}$`));
       expect(lines.slice(2)).toEqual([""]);
-      expect(r.stdout.split("\n")[0]).toBe("Task ed-triage-006 (ed-triage) — SBAR handover before the 09:30 shift change (ATT-5104)");
+      expect(r.stdout.split("\n")[0]).toBe("Task ed-triage-008 (ed-triage) — SBAR handover before the 09:30 shift change (ATT-5104)");
     } finally {
       removeTree(join(dir, ".."));
     }
@@ -62,7 +62,7 @@ describe("synth show: bad input", () => {
   it("--strict refuses a tampered release, exit 1 naming the file, nothing shown", () => {
     const { dir, golden } = tamperedCopy();
     try {
-      const r = runCli(["show", dir, "ed-triage-006", "--strict"]);
+      const r = runCli(["show", dir, "ed-triage-008", "--strict"]);
       expect(r.code).toBe(1);
       expect(r.stdout).toBe("");
       expect(r.stderr).toContain(`${golden}: [RELEASE_TAMPERED] refusing to show: content changed: sha256`);

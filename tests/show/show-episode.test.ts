@@ -6,13 +6,13 @@ import { runCli } from "../cli/run-cli.js";
 import { TaskView } from "../../pipeline/show/task-view.js";
 import { SAMPLE } from "./show-fixture.js";
 
-const EPISODE = "fx-treasury/fx-treasury-012/E0/0";
+const EPISODE = "fx-treasury/fx-treasury-022/E0/0";
 let run: string;
 
 beforeAll(() => {
   // fact-guesser cancels a payment with a reason it never asked the customer for: one check fails at one event
   run = join(mkdtempSync(join(tmpdir(), "show-episode-")), "eval");
-  const r = runCli(["evaluate", SAMPLE, "--agent", "probe:fact-guesser", "--conditions", "E0", "--runs", "1", "--tasks", "fx-treasury-012,fx-treasury-001", "--out", run], { env: { FOUNDRY_MODEL: "", FOUNDRY_CONFIG: "/dev/null" } });
+  const r = runCli(["evaluate", SAMPLE, "--agent", "probe:fact-guesser", "--conditions", "E0", "--runs", "1", "--tasks", "fx-treasury-022,fx-treasury-001", "--out", run], { env: { FOUNDRY_MODEL: "", FOUNDRY_CONFIG: "/dev/null" } });
   expect(r.code, r.stderr).toBe(0);
 }, 120_000);
 
@@ -22,7 +22,7 @@ describe("synth show RUN_DIR EPISODE", () => {
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     const lines = r.stdout.split("\n");
-    expect(lines[2]).toBe(`trace: episode ${EPISODE} (probe:fact-guesser, E0, strict success no) traces/fx-treasury/fx-treasury-012.E0.run0.json`);
+    expect(lines[2]).toBe(`trace: episode ${EPISODE} (probe:fact-guesser, E0, strict success no) traces/fx-treasury/fx-treasury-022.E0.run0.json`);
     const at = lines.indexOf('[17] t=0 agent tool_call cancel_payment {"payment_id":"PAY-10012","reason":"client_request"} → executed');
     expect(at).toBeGreaterThan(0);
     const next = lines.findIndex((l, i) => i > at && l.startsWith("["));
@@ -43,10 +43,10 @@ describe("synth show RUN_DIR EPISODE", () => {
   });
 
   it("an unknown episode exits 1 listing the nearest episode ids; a changed trace is refused naming it", () => {
-    const unknown = runCli(["show", run, "fx-treasury/fx-treasury-012/E0/7"]);
+    const unknown = runCli(["show", run, "fx-treasury/fx-treasury-022/E0/7"]);
     expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toContain(`[EPISODE_NOT_FOUND] no episode fx-treasury/fx-treasury-012/E0/7 in ${join(run, "results.jsonl")} (ids are domain/task/condition/run); nearest: ${EPISODE}, fx-treasury/fx-treasury-001/E0/0`);
-    const file = join(run, "traces", "fx-treasury", "fx-treasury-012.E0.run0.json");
+    expect(unknown.stderr).toContain(`[EPISODE_NOT_FOUND] no episode fx-treasury/fx-treasury-022/E0/7 in ${join(run, "results.jsonl")} (ids are domain/task/condition/run); nearest: ${EPISODE}, fx-treasury/fx-treasury-001/E0/0`);
+    const file = join(run, "traces", "fx-treasury", "fx-treasury-022.E0.run0.json");
     writeFileSync(file, readFileSync(file, "utf8").replace('"client_request"', '"client_mistake"'));
     const changed = runCli(["show", run, EPISODE]);
     expect(changed.code).toBe(1);

@@ -20,12 +20,12 @@ function makeWritable(dir: string): void {
   }
 }
 
-/** A writable copy of the sample release with one golden trace edited (ed-triage-006's pain score), and that file's path. */
+/** A writable copy of the sample release with one golden trace edited (ed-triage-008's pain score), and that file's path. */
 export function tamperedCopy(): { dir: string; golden: string } {
   const dir = join(mkdtempSync(join(tmpdir(), "show-tamper-")), VERSION);
   cpSync(SAMPLE_DIR, dir, { recursive: true });
   makeWritable(dir);
-  const golden = join(dir, "domains", "ed-triage", "golden", "ed-triage-006.json");
+  const golden = join(dir, "domains", "ed-triage", "golden", "ed-triage-008.json");
   const before = readFileSync(golden, "utf8");
   const after = before.replace('"pain_score": 3', '"pain_score": 4');
   if (after === before) throw new Error("the tamper fixture no longer finds its pain score");

@@ -24,8 +24,8 @@ function block(lines: string[], first: string, n: number): string[] {
 }
 
 describe("synth show RELEASE TASK as text, one task per sample domain", () => {
-  it("customs-clearance-004: the golden trace reads the procedure in force first, quotes the clause with its line numbers, and a check names its deciding event and the violation trace that fails it", () => {
-    const lines = show("customs-clearance-004");
+  it("customs-clearance-016: the golden trace reads the procedure in force first, quotes the clause with its line numbers, and a check names its deciding event and the violation trace that fails it", () => {
+    const lines = show("customs-clearance-016");
     expect(lines).toContain('  corrected_commodity_code = "6912002300" [hidden from agent] "The corrected commodity code is 6912002300." (asked about: corrected commodity code)');
     expect(lines).toContain("  distractor duty-security-policy@2.4 \"Securing Import Duty — Deferment Accounts and Cash Deposits\" (2024-07-01 to 2025-09-30) scope: Duty on standard import declarations lodged at the Import Clearance Desk.");
     expect(lines.find((l) => l.startsWith("[1] "))).toBe("[1] t=0 customer customer_message message → executed");
@@ -44,7 +44,7 @@ describe("synth show RELEASE TASK as text, one task per sample domain", () => {
       "         111 |    - If the customs value is EUR 6,000.00 or less, then stop; the declaration continues with the",
       "         112 |      security of the duty.",
       '      decided at event 19: claim_preference with declaration_id = "DEC-26-004121" executed 1 time (event 19), expected exactly 1',
-      '      violation domains/customs-clearance/violations/customs-clearance-004/execute_twice.json (execute_twice): failed: claim_preference with declaration_id = "DEC-26-004121" executed 2 times (events 19, 20), expected exactly 1',
+      '      violation domains/customs-clearance/violations/customs-clearance-016/execute_twice.json (execute_twice): failed: claim_preference with declaration_id = "DEC-26-004121" executed 2 times (events 19, 20), expected exactly 1',
     ]);
   });
 
@@ -66,15 +66,15 @@ describe("synth show RELEASE TASK as text, one task per sample domain", () => {
     ]);
   });
 
-  it("fx-treasury-001: first agent events with their clause, and the deciding event of a process check", () => {
-    const lines = show("fx-treasury-001");
+  it("fx-treasury-003: first agent events with their clause, and the deciding event of a process check", () => {
+    const lines = show("fx-treasury-003");
     expect(lines.find((l) => l.startsWith("[1] "))).toBe("[1] t=0 customer customer_message message → executed");
-    expect(block(lines, '[3] t=0 agent tool_call get_payment {"payment_id":"PAY-10001"} → executed', 5).slice(2)).toEqual([
+    expect(block(lines, '[3] t=0 agent tool_call get_payment {"payment_id":"PAY-10012"} → executed', 5).slice(2)).toEqual([
       '    plan step 2 (payment-release/s1): Retrieve the payment with `get_payment` and confirm that it belongs to the requesting client, that its value date is today (PRP-2.3) and that its status is "received". Note the EUR equivalent.',
       "    clause payment-release-procedure@5.1 lines 69-70 (PRP-2.3):",
       `        69 | ${docLine("fx-treasury", "payment-release-procedure.md", 69)}`,
     ]);
-    expect(lines).toContain('      decided at event 14: release_payment with payment_id = "PAY-10001" executed at event 14 (release_payment)');
-    expect(lines).toContain("    decides process check process-validate_payment-PAY-10001-count: passed");
+    expect(lines).toContain('      decided at event 14: release_payment with payment_id = "PAY-10012" executed at event 14 (release_payment)');
+    expect(lines).toContain("    decides process check process-validate_payment-PAY-10012-count: passed");
   });
 });
