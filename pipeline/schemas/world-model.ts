@@ -187,6 +187,23 @@ export const RowPredicate = z
   .strict();
 export type RowPredicate = z.infer<typeof RowPredicate>;
 
+/** A sum over rows: per group of `group_by` values, the total of `column` compared with a fixed bound or a column of another table's row. */
+export const InvariantTotal = z
+  .object({
+    column: z.string().min(1).describe("Numeric column summed over the matching rows of a group."),
+    group_by: z.array(z.string().min(1)).default([]).describe("Columns whose values form a group, one total per group (one total over all matching rows when empty)."),
+    op: z.enum(["<", "<=", ">", ">="]).describe("How each total compares with its bound."),
+    value: z.number().optional().describe("A fixed bound."),
+    limit: z
+      .object({ table: z.string().min(1).describe("Table holding the bound."), column: z.string().min(1).describe("Numeric column of that table.") })
+      .strict()
+      .optional()
+      .describe("The bound is this column of the row of `table` whose primary key is the group's value (exactly one `group_by` column)."),
+  })
+  .strict()
+  .refine((t) => (t.value === undefined) !== (t.limit === undefined), { message: "give exactly one of `value` and `limit`" });
+export type InvariantTotal = z.infer<typeof InvariantTotal>;
+
 export const FormalRule = z
   .object({
     id: z.string().min(1).describe("Formal rule id, e.g. `R-FX-QUOTE-EXPIRY`."),
@@ -197,10 +214,16 @@ export const FormalRule = z
     kind: z.enum(["precondition", "approval", "invariant", "deadline", "protection", "eligibility", "ordering"]).describe("What sort of constraint the rule is."),
     description: z.string().min(1).describe("The rule in one sentence."),
     invariant: z
-      .object({ table: z.string().describe("Table the invariant is about."), where: z.array(RowPredicate).default([]).describe("Rows it applies to (all rows when empty)."), require: z.array(RowPredicate).min(1).describe("What every such row must satisfy.") })
+      .object({
+        table: z.string().describe("Table the invariant is about."),
+        where: z.array(RowPredicate).default([]).describe("Rows it applies to (all rows when empty)."),
+        require: z.array(RowPredicate).default([]).describe("What every such row must satisfy."),
+        total: InvariantTotal.optional().describe("A sum over the rows: per group, the total of a column stays within a bound."),
+      })
       .strict()
+      .refine((i) => i.require.length > 0 || i.total !== undefined, { message: "an invariant needs `require` (per row) or `total` (a sum over rows)" })
       .optional()
-      .describe("For `invariant` rules: rows of `table` matching `where` must satisfy `require` after every state change."),
+      .describe("For `invariant` rules: rows of `table` matching `where` must satisfy `require`, and their `total` stay within its bound, after every state change."),
     value: z.number().optional().describe("The rule's threshold or amount (e.g. 50000), which a `limit` precondition can compare with (`{ rule: <id> }`)."),
     unit: z.string().min(1).optional().describe("Unit of `value` as the clause states it (e.g. `EUR`, `minutes`)."),
   })

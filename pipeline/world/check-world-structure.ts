@@ -339,6 +339,19 @@ function checkRules(world: WorldModel, tables: Map<string, Table>, out: ProblemL
       return;
     }
     const cols = new Set(table.columns.map((c) => c.name));
+    const total = r.invariant.total;
+    if (total) {
+      const tp: PathSegment[] = [...base, "invariant", "total"];
+      for (const [c, at] of [[total.column, [...tp, "column"]], ...total.group_by.map((g, k) => [g, [...tp, "group_by", k]] as const)] as Array<[string, PathSegment[]]>) {
+        if (!cols.has(c)) out.add("WORLD_UNKNOWN_COLUMN", `rule "${r.id}" names unknown column "${table.name}.${c}"`, at, c);
+      }
+      if (total.limit) {
+        const lt = tables.get(total.limit.table);
+        if (!lt) out.add("WORLD_UNKNOWN_TABLE", `rule "${r.id}" names unknown table "${total.limit.table}"`, [...tp, "limit", "table"], total.limit.table);
+        else if (!lt.columns.some((c) => c.name === total.limit?.column)) out.add("WORLD_UNKNOWN_COLUMN", `rule "${r.id}" names unknown column "${lt.name}.${total.limit.column}"`, [...tp, "limit", "column"], total.limit.column);
+        if (total.group_by.length !== 1) out.add("WORLD_RULE_INVARIANT", `rule "${r.id}": a total bounded by ${total.limit.table}.${total.limit.column} groups by exactly one column (the key of that table's row), got ${total.group_by.length}`, [...tp, "group_by"], total.group_by);
+      }
+    }
     for (const part of ["where", "require"] as const) {
       r.invariant[part].forEach((pred, k) => {
         const pp: PathSegment[] = [...base, "invariant", part, k];

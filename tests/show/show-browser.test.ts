@@ -16,8 +16,8 @@ describe("synth show --html in headless Chromium", () => {
   browserTest("loads with no console error and no request, has its sections and anchors, quotes a clause visibly, escapes markup; screenshotted", async () => {
     const dir = mkdtempSync(join(tmpdir(), "show-browser-"));
     try {
-      const file = join(dir, "fx-treasury-005.html");
-      const r = runCli(["show", SAMPLE, "fx-treasury-005", "--html", file]);
+      const file = join(dir, "fx-treasury-016.html");
+      const r = runCli(["show", SAMPLE, "fx-treasury-016", "--html", file]);
       expect(r.code).toBe(0);
       expect(r.stdout).toBe(`wrote ${file}\n`);
       // the same view with markup planted in a customer's words: it must show as text

@@ -1,5 +1,5 @@
-import type { AcceptanceCheck, Operation, RowPredicate, Table } from "../../pipeline/schemas/index.js";
-import { holdsAll } from "../checks/index.js";
+import type { AcceptanceCheck, InvariantTotal, Operation, RowPredicate, Table } from "../../pipeline/schemas/index.js";
+import { brokenGroups, holdsAll, newBreach, type TotalBreach } from "../checks/index.js";
 import type { EpisodeAction } from "../episode-actions.js";
 import type { MutantPlan, MutationInput, MutationOperator, NotApplicable } from "./types.js";
 import { actionsOf, checksOfKind, goldenValue, na, param, placeholder } from "./lib.js";
@@ -13,14 +13,60 @@ interface Invariant {
   table: Table;
   where: RowPredicate[];
   require: RowPredicate[];
+  total?: InvariantTotal;
+  /** Primary key of the table holding the total's bound. */
+  limitKey?: string;
 }
 
 function invariantOf(input: MutationInput, c: AcceptanceCheck): Invariant | null {
   const world = input.ctx.world;
   const rule = param(c, "rule");
-  const inv = rule !== undefined ? world.rules.find((r) => r.id === rule)?.invariant : { table: String(param(c, "table")), where: (param(c, "where") as RowPredicate[]) ?? [], require: (param(c, "require") as RowPredicate[]) ?? [] };
+  const inv = rule !== undefined ? world.rules.find((r) => r.id === rule)?.invariant : { table: String(param(c, "table")), where: (param(c, "where") as RowPredicate[]) ?? [], require: (param(c, "require") as RowPredicate[]) ?? [], total: undefined };
   const table = inv ? world.tables.find((t) => t.name === inv.table) : undefined;
-  return inv && table ? { table, where: inv.where, require: inv.require } : null;
+  const limitKey = inv?.total?.limit ? world.tables.find((t) => t.name === inv.total?.limit?.table)?.primary_key : undefined;
+  return inv && table ? { table, where: inv.where, require: inv.require, ...(inv.total ? { total: inv.total } : {}), ...(limitKey ? { limitKey } : {}) } : null;
+}
+
+/** Reads of the state a sum needs: every row of the table, and the bound of a group. */
+interface TotalState {
+  rows: Array<Record<string, unknown>>;
+  boundOf: (key: unknown) => number | undefined;
+}
+
+function totalState(d: { read(sql: string): Array<Record<string, unknown>> }, inv: Invariant): TotalState {
+  const rows = d.read(`SELECT * FROM "${inv.table.name}"`);
+  const limit = inv.total?.limit;
+  const table = limit ? d.read(`SELECT * FROM "${limit.table}"`) : [];
+  return {
+    rows,
+    boundOf: (key) => {
+      if (!limit) return inv.total?.value;
+      const v = table.find((r) => String(r[inv.limitKey ?? ""]) === String(key))?.[limit.column];
+      return typeof v === "number" ? v : undefined;
+    },
+  };
+}
+
+/** Groups whose total is out of bounds in a state (none without a `total`). */
+function broken(inv: Invariant, s: TotalState): Map<string, TotalBreach> {
+  return inv.total ? brokenGroups(s.rows, inv.where, inv.total, s.boundOf) : new Map();
+}
+
+/** Whether a state puts no group's total out of bounds that was within them in `baseline`. */
+function totalsHold(inv: Invariant, s: TotalState, baseline: ReadonlyMap<string, TotalBreach>): boolean {
+  return newBreach(baseline, broken(inv, s)) === null;
+}
+
+/** Amounts that take the total of the target row's group just across its bound. */
+function totalAmounts(target: Record<string, unknown>, inv: Invariant, s: TotalState): number[] {
+  const t = inv.total;
+  if (!t) return [];
+  const group = t.group_by.map((c) => String(target[c]));
+  const sum = s.rows.filter((r) => holdsAll(inv.where, r) && t.group_by.every((c, i) => String(r[c]) === group[i])).reduce((a, r) => a + (typeof r[t.column] === "number" ? (r[t.column] as number) : 0), 0);
+  const bound = t.limit ? s.boundOf(target[t.group_by[0] ?? ""]) : t.value;
+  if (bound === undefined) return [];
+  const gap = t.op === "<=" || t.op === "<" ? bound - sum : sum - bound;
+  return [cents(gap + (t.op === "<=" || t.op === ">=" ? 1 : 0.01))].filter((x) => x > 0);
 }
 
 const num = (v: unknown) => (typeof v === "number" ? v : Number.NaN);
@@ -72,7 +118,7 @@ interface Candidate {
 }
 
 /** Calls of a writer against the customer's rows, with amounts or enumerated values that should break the requirement. */
-function candidates(input: MutationInput, inv: Invariant, rows: Array<Record<string, unknown>>, op: Operation): Candidate[] {
+function candidates(input: MutationInput, inv: Invariant, rows: Array<Record<string, unknown>>, op: Operation, state: TotalState): Candidate[] {
   const pk = inv.table.primary_key;
   const keys = rows.map((r) => r[pk] as string | number);
   const targets = rows.filter((r) => holdsAll(inv.where, r));
@@ -84,7 +130,7 @@ function candidates(input: MutationInput, inv: Invariant, rows: Array<Record<str
     const others = keys.filter((k) => String(k) !== String(tk));
     // One key parameter: the target. Two: the target first or second, the other from the customer's other rows.
     const keyings: Array<Record<string, unknown>> = kp.length === 1 ? [{ [kp[0] as string]: tk }] : others.flatMap((o) => [{ [kp[0] as string]: tk, [kp[1] as string]: o }, { [kp[0] as string]: o, [kp[1] as string]: tk }]);
-    const amounts = breakingAmounts(target, inv.require);
+    const amounts = [...new Set([...breakingAmounts(target, inv.require), ...totalAmounts(target, inv, state)])];
     for (const keying of keyings) {
       const free = Object.entries(op.params).filter(([n]) => !(n in keying));
       const numeric = free.filter(([, p]) => (p.type === "number" || p.type === "integer") && !p.enum);
@@ -112,7 +158,7 @@ function restorers(c: Candidate, inv: Invariant, before: Record<string, unknown>
   if (kp.length >= 2) out.push({ op: c.op, args: { ...c.args, [kp[0] as string]: c.args[kp[1] as string], [kp[1] as string]: c.args[kp[0] as string] } });
   for (const [n, p] of Object.entries(c.op.params)) {
     if (kp.includes(n)) continue;
-    for (const col of inv.require.map((r) => r.column)) {
+    for (const col of [...inv.require.map((r) => r.column), ...(inv.total ? [inv.total.column] : [])]) {
       const old = before[col];
       const fits = p.enum ? p.enum.some((v) => String(v) === String(old)) && (col === n || inv.require.length === 1) : (p.type === "number" || p.type === "integer") && typeof old === "number";
       if (fits) out.push({ op: c.op, args: { ...c.args, [n]: old } });
@@ -125,13 +171,15 @@ const call = (c: Candidate): EpisodeAction => ({ type: "call", name: c.op.name, 
 
 function breach(input: MutationInput, inv: Invariant): { actions: [EpisodeAction, EpisodeAction]; text: string } | string {
   const owner = inv.table.owner_column;
-  const rows = afterGolden(input, (d) => d.read(`SELECT * FROM "${inv.table.name}"`)).filter((r) => !owner || String(r[owner]) === input.task.customer_id);
+  const state = afterGolden(input, (d) => totalState(d, inv));
+  const baseline = broken(inv, state);
+  const rows = state.rows.filter((r) => !owner || String(r[owner]) === input.task.customer_id);
   let tries = 0;
   let refused = 0;
   let refusal = "";
   let broke: string | null = null;
   for (const op of writersOf(input, inv.table.name)) {
-    for (const cand of candidates(input, inv, rows, op)) {
+    for (const cand of candidates(input, inv, rows, op, state)) {
       if (++tries > MAX_TRIES) return `stopped after ${MAX_TRIES} candidate calls without a breach that could be undone${broke ? ` (${broke} broke it)` : ""}`;
       const hit = afterGolden(input, (d) => {
         const before = rows.map((r) => readRow(d, inv.table, r[inv.table.primary_key] as string | number));
@@ -145,7 +193,11 @@ function breach(input: MutationInput, inv: Invariant): { actions: [EpisodeAction
           const now = readRow(d, inv.table, r[inv.table.primary_key] as string | number);
           return now !== null && holdsAll(inv.where, now) && !holdsAll(inv.require, now);
         });
-        return i < 0 ? null : (before[i] as Record<string, unknown>);
+        if (i >= 0) return before[i] as Record<string, unknown>;
+        // A sum broken: the row the call changed stands for the breach (its old values restore it).
+        if (!inv.total || totalsHold(inv, totalState(d, inv), baseline)) return null;
+        const j = rows.findIndex((r, k) => JSON.stringify(readRow(d, inv.table, r[inv.table.primary_key] as string | number)) !== JSON.stringify(before[k]));
+        return j < 0 ? null : (before[j] as Record<string, unknown>);
       });
       if (!hit) continue;
       broke = callText(cand.op.name, cand.args);
@@ -155,7 +207,7 @@ function breach(input: MutationInput, inv: Invariant): { actions: [EpisodeAction
           d.do(call(cand));
           const step = d.do(call(r));
           const now = readRow(d, inv.table, key);
-          return step.outcome?.status === "executed" && now !== null && holdsAll(inv.require, now);
+          return step.outcome?.status === "executed" && now !== null && holdsAll(inv.require, now) && totalsHold(inv, totalState(d, inv), baseline);
         });
         if (ok) return { actions: [call(cand), call(r)], text: `${broke} broke ${inv.table.name}[${String(key)}], ${callText(r.op.name, r.args)} restored it` };
       }
