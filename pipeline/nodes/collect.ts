@@ -1,4 +1,5 @@
 import { existsSync, readdirSync, rmSync } from "node:fs";
+import { taskTraps } from "../../validation/task-traps.js";
 import { join } from "node:path";
 import { sha256, stableJson } from "../core/canonical-json.js";
 import { PIPELINE_VERSION } from "../core/version.js";
@@ -105,7 +106,7 @@ function validationReport(domain: string, records: readonly TaskRecord[], summar
     .filter((r) => r.id)
     .map((r) =>
       r.validation
-        ? { ...r.validation, repairs: r.repairs, status: r.status === "verified" ? ("released" as const) : ("dropped" as const), drop_reason: r.status === "verified" ? null : r.reason }
+        ? { ...r.validation, repairs: r.repairs, status: r.status === "verified" ? ("released" as const) : ("dropped" as const), drop_reason: r.status === "verified" ? null : r.reason, ...(r.task ? { traps: taskTraps(r.task, r.validation.probes) } : {}) }
         : { task: r.id as string, status: "dropped" as const, gates: [], mutants: [], kill_rate: null, repairs: r.repairs, probes: {}, difficulty: null, drop_reason: r.reason },
     );
   return summarize(domain, tasks);

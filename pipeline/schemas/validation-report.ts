@@ -48,6 +48,19 @@ export const TaskValidation = z
       .array(z.object({ attempt: z.number().int().describe("1-based attempt."), diagnosis: z.string().describe("Gate, check and event that failed."), action: z.string().describe("What the repairer changed.") }).strict())
       .describe("Repair attempts."),
     probes: z.record(z.string(), z.boolean()).describe("Probe name → solved."),
+    traps: z
+      .array(
+        z
+          .object({
+            check: z.string().describe("The check that enforces the rule in force."),
+            in_force: z.string().nullable().describe("The clause in force, `document@version clause`."),
+            outdated: z.string().nullable().describe("The clause of the version not in force that would lead elsewhere."),
+            failed_by: z.array(z.string()).describe("Probes that follow a version not in force (newest-version, first-found) and failed the task."),
+          })
+          .strict(),
+      )
+      .optional()
+      .describe("Version and scope traps the task contains, each with the wrong-version probes that fail on it."),
     difficulty: z.string().nullable().describe("Difficulty label."),
     solve_rate: SolveRate.optional().describe("The calibrator model's runs on the task; present only when the calibrator ran on a model."),
     drop_reason: z.string().nullable().describe("Why the task was dropped; null when released."),

@@ -134,6 +134,11 @@ describe("versions that matter", () => {
     const tasks = JSON.parse(readFileSync(join(root, "generated/acme-payments/validation.json"), "utf8")) as ValidationReport;
     expect(tasks.tasks.length).toBe(2);
     const large = report.tasks.find((t) => t.mutants.some((m) => m.target_check === "process-payment-release-d1-taken-propose_release"));
+    // The report names the trap with both clauses, and the wrong-version probes that fail on it.
+    expect(large?.traps?.map((t) => [t.check, t.in_force, t.outdated])).toEqual([
+      ["process-payment-release-d1-taken-propose_release", "payment-release-procedure@4.2 PAY-2.1", "payment-release-procedure@4.1 PAY-2.1"],
+    ]);
+    expect(large?.traps?.[0]?.failed_by).toEqual(Object.entries(large?.probes ?? {}).filter(([n, solved]) => (n === "newest-version" || n === "first-found") && !solved).map(([n]) => n));
     // Under version 4.1 (superseded: EUR 500,000.00) a payment of EUR 312,000 needs no approval.
     expect(large?.mutants.filter((m) => m.operator === "follow_outdated_rule")).toEqual([
       expect.objectContaining({
