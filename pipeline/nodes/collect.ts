@@ -1,5 +1,4 @@
 import { existsSync, readdirSync, rmSync } from "node:fs";
-import { taskTraps } from "../../validation/task-traps.js";
 import { join } from "node:path";
 import { sha256, stableJson } from "../core/canonical-json.js";
 import { PIPELINE_VERSION } from "../core/version.js";
@@ -8,6 +7,7 @@ import { writeIfChanged } from "../build/artifact-files.js";
 import { readStagedViolations } from "../build/violation-files.js";
 import { BUILD_RECORD_FILE, writeBuildRecord } from "../build/build-record-file.js";
 import { violationLabel } from "../../validation/audit/release-layout.js";
+import { taskTraps } from "../../validation/task-traps.js";
 import { domainContext } from "./domain-context.js";
 import { storeTasks } from "./reuse-tasks.js";
 import { designStages } from "./design-stages.js";

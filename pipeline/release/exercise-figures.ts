@@ -1,5 +1,6 @@
 import type { Task, ValidationReport } from "../schemas/index.js";
 import type { TaskFacts } from "./collect-domain.js";
+import { isTrapCheck, wrongVersionFailures } from "../../validation/task-traps.js";
 
 /** What a domain's released tasks exercise, for the datasheet (every figure recomputable from tasks and validation.json). */
 export interface ExerciseFigures {
@@ -25,8 +26,7 @@ export interface ExerciseFigures {
 
 /** Whether a task contains a version or scope trap. */
 export function hasVersionTrap(t: Task): boolean {
-  const checks = [...t.checks.goal, ...t.checks.process, ...t.checks.protection];
-  return checks.some((c) => c.kind === "rule_version_followed" || (c.provenance.source === "rule" && c.provenance.outdated !== undefined));
+  return [...t.checks.goal, ...t.checks.process, ...t.checks.protection].some(isTrapCheck);
 }
 
 /** Whether a time decides a task's outcome. */
@@ -43,10 +43,7 @@ export function exerciseFigures(tasks: readonly Pick<TaskFacts, "id" | "versionT
   return {
     branches: { taken: branches.filter((b) => b.tasks.length > 0).length, total: branches.length },
     traps: tasks.filter((t) => t.versionTrap).length,
-    trapsBite: tasks.filter((t) => {
-      const p = byTask.get(t.id);
-      return t.versionTrap && p !== undefined && (p["newest-version"] === false || p["first-found"] === false);
-    }).length,
+    trapsBite: tasks.filter((t) => t.versionTrap && wrongVersionFailures(byTask.get(t.id) ?? {}).length > 0).length,
     timed: tasks.filter((t) => t.timed).length,
     invariants: new Set((report.invariants ?? []).flatMap((i) => i.tested).filter((id) => released.has(id))).size,
     invariantsChecked: tasks.filter((t) => t.invariant).length,

@@ -5,4 +5,4 @@ export { runCheck, runChecks, strictSuccess, type StrictSuccess } from "./run-ch
 export { buildCheckContext, finalRow, rowAt, rowRef, rowTransitions, stateTransitions, type InitialRows, type Row, type RowTransition } from "./context.js";
 export { changedState, executions, argsMatch } from "./lib/events.js";
 export { holds, holdsAll, describePredicate } from "./lib/predicate.js";
-export { brokenGroups, newBreach, describeTotal, type TotalBreach } from "./lib/totals.js";
+export { brokenGroups, describeTotal, groupOf, newBreach, totals, type TotalBreach } from "./lib/totals.js";

@@ -1,5 +1,5 @@
 import type { AcceptanceCheck, InvariantTotal, Operation, RowPredicate, Table } from "../../pipeline/schemas/index.js";
-import { brokenGroups, holdsAll, newBreach, type TotalBreach } from "../checks/index.js";
+import { brokenGroups, groupOf, holdsAll, newBreach, totals, type TotalBreach } from "../checks/index.js";
 import type { EpisodeAction } from "../episode-actions.js";
 import type { MutantPlan, MutationInput, MutationOperator, NotApplicable } from "./types.js";
 import { actionsOf, checksOfKind, goldenValue, na, param, placeholder } from "./lib.js";
@@ -61,8 +61,7 @@ function totalsHold(inv: Invariant, s: TotalState, baseline: ReadonlyMap<string,
 function totalAmounts(target: Record<string, unknown>, inv: Invariant, s: TotalState): number[] {
   const t = inv.total;
   if (!t) return [];
-  const group = t.group_by.map((c) => String(target[c]));
-  const sum = s.rows.filter((r) => holdsAll(inv.where, r) && t.group_by.every((c, i) => String(r[c]) === group[i])).reduce((a, r) => a + (typeof r[t.column] === "number" ? (r[t.column] as number) : 0), 0);
+  const sum = totals(s.rows, inv.where, t).get(groupOf(target, t))?.total ?? 0;
   const bound = t.limit ? s.boundOf(target[t.group_by[0] ?? ""]) : t.value;
   if (bound === undefined) return [];
   const gap = t.op === "<=" || t.op === "<" ? bound - sum : sum - bound;

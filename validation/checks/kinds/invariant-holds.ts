@@ -1,14 +1,12 @@
 import { z } from "zod";
-import { RowPredicate, type TraceEvent } from "../../../pipeline/schemas/index.js";
+import { RowPredicate, type InvariantTotal, type Trace, type TraceEvent } from "../../../pipeline/schemas/index.js";
+import type { CheckContext } from "../../../pipeline/world/types.js";
 import { defineCheck } from "../types.js";
 import { rowRef, stateTransitions } from "../context.js";
 import { checkConfigError } from "../lib/config-error.js";
 import { eventRef, eventList } from "../lib/events.js";
 import { describeBreach, describePredicate, firstBroken, holdsAll } from "../lib/predicate.js";
 import { brokenGroups, describeTotal, newBreach } from "../lib/totals.js";
-import type { InvariantTotal } from "../../../pipeline/schemas/index.js";
-import type { CheckContext } from "../../../pipeline/world/types.js";
-import type { Trace } from "../../../pipeline/schemas/index.js";
 
 export const invariantHolds = defineCheck({
   kind: "invariant_holds",

@@ -18,17 +18,13 @@ function within(total: number, op: InvariantTotal["op"], bound: number): boolean
   return op === "<" ? t < bound : op === "<=" ? t <= bound : op === ">" ? t > bound : t >= bound;
 }
 
-/**
- * Per group of `group_by` values, the total of `column` over the rows matching `where`. The bound
- * is `value`, or the `limit` column of the row its group's value keys (`boundOf`). A group without
- * a bound (no such row) is not judged.
- */
+/** Per group of `group_by` values (keyed by `groupOf`), the total of `column` over the rows matching `where`. */
 export function totals(rows: Iterable<Row>, where: readonly RowPredicate[], total: InvariantTotal): Map<string, { values: unknown[]; total: number }> {
   const out = new Map<string, { values: unknown[]; total: number }>();
   for (const row of rows) {
     if (!holdsAll(where, row)) continue;
     const values = total.group_by.map((c) => row[c]);
-    const id = JSON.stringify(values);
+    const id = groupOf(row, total);
     const v = row[total.column];
     const g = out.get(id) ?? { values, total: 0 };
     g.total += typeof v === "number" ? v : 0;
@@ -42,7 +38,10 @@ export function groupOf(row: Row, total: InvariantTotal): string {
   return JSON.stringify(total.group_by.map((c) => row[c]));
 }
 
-/** Every group (by `groupOf` key, in key order) whose total breaks its bound. */
+/**
+ * Every group (by `groupOf` key, in key order) whose total breaks its bound: `value`, or the `limit`
+ * column of the row its group's value keys (`boundOf`). A group without a bound (no such row) is not judged.
+ */
 export function brokenGroups(rows: Iterable<Row>, where: readonly RowPredicate[], total: InvariantTotal, boundOf: (groupValue: unknown) => number | undefined): Map<string, TotalBreach> {
   const out = new Map<string, TotalBreach>();
   const groups = [...totals(rows, where, total).entries()].sort(([a], [b]) => a.localeCompare(b));
