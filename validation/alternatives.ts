@@ -1,4 +1,4 @@
-import type { PlanStep, SopWorkflow, Task, Trace } from "../pipeline/schemas/index.js";
+import { unitIndex, type PlanStep, type SopWorkflow, type Task, type Trace } from "../pipeline/schemas/index.js";
 import type { DomainContext } from "../pipeline/world/domain-context.js";
 import { parseActions, type EpisodeAction, type ParsedAction } from "./episode-actions.js";
 import { alignPlan } from "./align-plan.js";
@@ -56,7 +56,7 @@ export function alternativeExecutions(ctx: DomainContext, task: Task, golden: Tr
     const j = assigned[k + 1] as number;
     const a = task.reference_plan[steps[i] as number] as PlanStep;
     const b = task.reference_plan[steps[j] as number] as PlanStep;
-    if (a.workflow === null || a.workflow !== b.workflow || a.sop_step === null || b.sop_step === null || a.sop_step === b.sop_step) continue;
+    if (a.workflow === null || unitIndex(a, task.workflows) !== unitIndex(b, task.workflows) || a.sop_step === null || b.sop_step === null || a.sop_step === b.sop_step) continue;
     const w = ctx.sop.workflows.find((x) => x.id === a.workflow);
     if (!w || !w.steps.some((s) => s.id === a.sop_step) || !w.steps.some((s) => s.id === b.sop_step)) continue;
     if (precedes(w, a.sop_step, b.sop_step) || precedes(w, b.sop_step, a.sop_step)) continue;

@@ -51,10 +51,19 @@ export const PlanStep = z
     args: z.record(z.string(), z.unknown()).default({}).describe("Arguments of the call."),
     workflow: z.string().nullable().describe("Workflow id the step belongs to."),
     sop_step: z.string().nullable().describe("SOP step id it realises."),
+    unit: z.number().int().min(0).optional().describe("Index into the task's `workflows` of the piece of work the step belongs to (a task may carry out one workflow on several rows); absent: the first piece of that workflow."),
     why: z.string().describe("The rule or step that makes it necessary."),
   })
   .strict();
 export type PlanStep = z.infer<typeof PlanStep>;
+
+/**
+ * The piece of work (index into a task's `workflows`) a plan step or decision belongs to: its
+ * `unit`, or the first piece of its workflow when absent (-1 for a step of no workflow).
+ */
+export function unitIndex(item: { workflow: string | null; unit?: number | undefined }, workflows: readonly string[]): number {
+  return item.unit ?? (item.workflow === null ? -1 : workflows.indexOf(item.workflow));
+}
 
 export const DIFFICULTIES = ["easy", "medium", "hard", "expert"] as const;
 
@@ -65,7 +74,7 @@ export const Task = z
     domain: Slug.describe("Domain id."),
     title: z.string().min(1).describe("Short title for reviewers."),
     objective: z.string().min(1).describe("What a successful episode achieves, stated for reviewers."),
-    workflows: z.array(z.string()).min(1).max(3).describe("Workflow ids the task combines."),
+    workflows: z.array(z.string()).min(1).max(8).describe("The pieces of work the task combines, in order: a workflow id each (the same workflow again for another row)."),
     as_of: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).describe("Business date of the task; selects the applicable document versions."),
     customer_id: z.string().describe("Key of the customer the task is about (protection checks spare only their objects)."),
     initial_state: z.array(OverlayChange).default([]).describe("Overlay applied to the domain's initial database for this task."),
@@ -85,6 +94,7 @@ export const Task = z
         z
           .object({
             workflow: z.string().describe("Workflow id."),
+            unit: z.number().int().min(0).optional().describe("Index into the task's `workflows` of the piece of work that took the decision; absent: the first piece of that workflow."),
             decision: z.string().describe("Decision id inside the workflow."),
             at_step: z.string().describe("Step id the decision is taken at."),
             when: z.string().describe("The branch's condition as written."),

@@ -1,4 +1,4 @@
-import type { PlanStep } from "../../pipeline/schemas/index.js";
+import { unitIndex, type PlanStep } from "../../pipeline/schemas/index.js";
 import type { MutantPlan, MutationInput, MutationOperator, NotApplicable } from "./types.js";
 import { actionsOf, checksOfKind, executedCalls, moveBefore, na, operation, param } from "./lib.js";
 
@@ -15,7 +15,7 @@ function fromSop(input: MutationInput): MutantPlan | NotApplicable {
     const sa = input.task.reference_plan[a.s as number] as PlanStep;
     const sb = input.task.reference_plan[b.s as number] as PlanStep;
     const w = input.ctx.sop.workflows.find((x) => x.id === sa.workflow);
-    if (!w || sa.workflow !== sb.workflow || !sa.sop_step || !sb.sop_step) continue;
+    if (!w || unitIndex(sa, input.task.workflows) !== unitIndex(sb, input.task.workflows) || !sa.sop_step || !sb.sop_step) continue;
     if (!w.steps.find((s) => s.id === sb.sop_step)?.requires.includes(sa.sop_step)) continue;
     const moved = moveBefore(actionsOf(input), b.i, a.i);
     const names = (x: typeof a) => (x.p.action.type === "call" ? x.p.action.name : "?");

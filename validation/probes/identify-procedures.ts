@@ -10,7 +10,8 @@ import { contentWords, overlap } from "./words.js";
  * does not also pick "cancel a payment that has not been released". In the order the request
  * mentions them.
  */
-export function identifyProcedures(workflows: readonly SopWorkflow[], request: string): SopWorkflow[] {
+export function identifyProcedures(workflows: readonly SopWorkflow[], text: string): SopWorkflow[] {
+  const request = withoutConnective(text);
   const said = new Set(contentWords(request).map((w) => w.stem));
   const scored = workflows
     .map((w) => {
@@ -31,6 +32,14 @@ export function identifyProcedures(workflows: readonly SopWorkflow[], request: s
   return chosen.sort((a, b) => a.first - b.first).map((s) => s.w);
 }
 
+/**
+ * A sentence without its opening discourse marker ("Next, we need to cancel …", "After that, …"):
+ * the marker orders the work and names none ("next" is not the next business day).
+ */
+function withoutConnective(text: string): string {
+  return text.replace(/^\s*(?:next|then|after that|afterwards|also|finally|lastly|first(?:ly)?|second(?:ly)?|in addition|besides|and)\s*,\s*/i, "");
+}
+
 /** A piece of the request and the procedures it asks for. */
 export interface RequestedWork {
   text: string;
@@ -48,7 +57,8 @@ export function requestedWork(workflows: readonly SopWorkflow[], request: string
   const sentences = request.split(/(?<=[.?!])\s+(?=[A-Z])/);
   // Asking for work takes an action: the title's verb, or two of its words. A sentence that only
   // names an object ("It concerns account ACC-001.") says more about the work before it.
-  const asked = (text: string): SopWorkflow[] => {
+  const asked = (sentence: string): SopWorkflow[] => {
+    const text = withoutConnective(sentence);
     const said = new Set(contentWords(text).map((w) => w.stem));
     return identifyProcedures(workflows, text).filter((w) => {
       const title = contentWords(w.title);

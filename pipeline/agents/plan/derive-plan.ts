@@ -1,4 +1,4 @@
-import type { Operation, SopBranch, SopStep, SopWorkflow, Table, Task } from "../../schemas/index.js";
+import { unitIndex, type Operation, type SopBranch, type SopStep, type SopWorkflow, type Table, type Task } from "../../schemas/index.js";
 import { evaluateCondition, parseCondition, type Condition } from "../../sop/condition.js";
 import { versionTrap } from "./version-traps.js";
 import type { DomainContext } from "../../world/domain-context.js";
@@ -68,7 +68,9 @@ export function derivePlan(ctx: DomainContext, index: WorldIndex, draft: (facts:
   let start: Node = { step: null, actions: [], bag: new Map(), facts: [], approvals: [], wrote: false, lastWrite: -1, decisions: [] };
   const terminals: number[] = [];
   const customerId = draft([], []).customer_id;
-  for (const unit of units) {
+  for (const [ui, unit] of units.entries()) {
+    // A second piece of the same workflow (another row) is told apart by its index.
+    const tag = units.findIndex((u) => u.workflow.id === unit.workflow.id) === ui ? {} : { unit: ui };
     const knows = customerKnowledge(unit);
     const bag: Bag = new Map(start.bag);
     // The keys of rows the subject references or is referenced by (one each) are known from the start;
@@ -174,7 +176,7 @@ export function derivePlan(ctx: DomainContext, index: WorldIndex, draft: (facts:
           if (vs[j] === undefined) return [];
           const trap = versionTrap(ctx, parseCondition(b.when) as Condition, known, vs[j] as boolean);
           const outdated = trap ? { outdated: { document: trap.rule.document, version: trap.rule.version, clause: trap.rule.id, value: trap.value } } : {};
-          return [{ workflow: unit.workflow.id, decision: d.id, at_step: step.id, when: b.when, held: j === i, operations: j === i ? [...b.operations] : b.operations.filter((o) => !done.has(o)), ...outdated }];
+          return [{ workflow: unit.workflow.id, ...tag, decision: d.id, at_step: step.id, when: b.when, held: j === i, operations: j === i ? [...b.operations] : b.operations.filter((o) => !done.has(o)), ...outdated }];
         });
         return { held, closed: new Set(d.branches.filter((_, j) => vs[j] === false).map((b) => b.when)), record };
       }
@@ -262,24 +264,27 @@ export function derivePlan(ctx: DomainContext, index: WorldIndex, draft: (facts:
     found = visit(first, { ...start, bag, wrote: false, lastWrite: -1 });
     if (!found) return { reason: `workflow ${unit.workflow.id} on ${unit.table.name} ${String(unit.key)}: ${budget <= 0 ? "search budget exhausted" : ((failure as { text: string } | null)?.text ?? "no path through the procedure executed a write")}` };
     terminals.push(found.lastWrite);
+    if ("unit" in tag) found = { ...found, actions: found.actions.map((a, i) => (i < start.actions.length ? a : { ...a, ...tag })) };
     start = found;
   }
   // A branch whose outcome names no operation stands for the operation of the step it leads to. A
   // branch taken requires it (when the plan ran it there): that is what following the branch did.
   // A branch not taken forbids it when it is an agent write the plan never runs in that workflow
   // ("otherwise record a new set" not taken: no new set is recorded).
+  const workflowIds = units.map((u) => u.workflow.id);
   const decisions = start.decisions.map((d) => {
     if (d.operations.length > 0) return d;
-    const wf = units.find((u) => u.workflow.id === d.workflow)?.workflow;
+    const ui = unitIndex(d, workflowIds);
+    const wf = units[ui]?.workflow;
     const goto = wf?.decisions.find((x) => x.id === d.decision)?.branches.find((b) => b.when === d.when)?.goto;
     const target = goto ? wf?.steps.find((s) => s.id === goto) : undefined;
     const op = target?.operation ? index.ops.get(target.operation) : undefined;
     if (!op || op.side !== "agent") return d;
     if (d.held) {
-      const ran = start.actions.some((a) => a.type === "call" && a.operation === op.name && a.workflow === d.workflow && a.step === target?.id);
+      const ran = start.actions.some((a) => a.type === "call" && a.operation === op.name && unitIndex(a, workflowIds) === ui && a.step === target?.id);
       return ran ? { ...d, operations: [op.name] } : d;
     }
-    const runs = start.actions.some((a) => a.type === "call" && a.operation === op.name && a.workflow === d.workflow);
+    const runs = start.actions.some((a) => a.type === "call" && a.operation === op.name && unitIndex(a, workflowIds) === ui);
     return op.access === "write" && !runs ? { ...d, operations: [op.name] } : d;
   });
   // The customer knows their own facts whether or not the right path needs them: what a branch not
@@ -287,7 +292,7 @@ export function derivePlan(ctx: DomainContext, index: WorldIndex, draft: (facts:
   // that goes down the wrong branch fails on the branch check, not on a customer who cannot answer.
   const facts = [...start.facts];
   for (const d of decisions) {
-    const unit = d.held ? undefined : units.find((u) => u.workflow.id === d.workflow);
+    const unit = d.held ? undefined : units[unitIndex(d, workflowIds)];
     if (!unit) continue;
     const knows = customerKnowledge(unit);
     for (const name of d.operations) {

@@ -51,4 +51,30 @@ export class WorldIndex {
     }
     return [...out].sort();
   }
+
+  /** Columns of `table` an operation's UPDATE effects set (the names before `=` in each SET list). */
+  setColumns(opName: string, table: string): string[] {
+    const out = new Set<string>();
+    for (const e of this.ops.get(opName)?.effects ?? []) {
+      const m = /^\s*update\s+([a-z_][a-z0-9_]*)\s+set\s+([\s\S]*?)(?:\bwhere\b|$)/i.exec(e.sql);
+      if (!m || m[1] !== table) continue;
+      let depth = 0;
+      let part = "";
+      const parts: string[] = [];
+      for (const ch of m[2] as string) {
+        if (ch === "(") depth++;
+        if (ch === ")") depth--;
+        if (ch === "," && depth === 0) {
+          parts.push(part);
+          part = "";
+        } else part += ch;
+      }
+      parts.push(part);
+      for (const x of parts) {
+        const col = /^\s*"?([a-z_][a-z0-9_]*)"?\s*=/i.exec(x)?.[1];
+        if (col) out.add(col);
+      }
+    }
+    return [...out].sort();
+  }
 }

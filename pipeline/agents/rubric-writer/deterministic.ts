@@ -1,4 +1,4 @@
-import type { AcceptanceCheck, CheckProvenance, RowChange, Task } from "../../schemas/index.js";
+import { unitIndex, type AcceptanceCheck, type CheckProvenance, type RowChange, type Task } from "../../schemas/index.js";
 import type { DomainContext, RubricWriter } from "../types.js";
 import { WorldIndex } from "../plan/world-index.js";
 import { executePlan } from "../plan/execute-plan.js";
@@ -38,8 +38,8 @@ export class DeterministicRubricWriter implements RubricWriter {
       const subjects = subjectKeys(task, ctx, index).filter((s) => !inserted.has(String(s.key)));
 
       // Goal: the last write of each workflow ran, and each subject row ends as the plan leaves it.
-      for (const wfId of task.workflows) {
-        const last = [...calls].reverse().find((o) => o.action.workflow === wfId && index.ops.get((o.action as { operation: string }).operation)?.access === "write");
+      for (const [ui, wfId] of task.workflows.entries()) {
+        const last = [...calls].reverse().find((o) => unitIndex(o.action, task.workflows) === ui && index.ops.get((o.action as { operation: string }).operation)?.access === "write");
         if (!last || last.action.type !== "call") continue;
         const op = index.ops.get(last.action.operation);
         const keyArgs = stableArgs(Object.fromEntries(Object.entries(last.action.args).filter(([k]) => index.tableByKey.has(k) && op?.params[k]?.source !== "customer")));
@@ -88,7 +88,7 @@ export class DeterministicRubricWriter implements RubricWriter {
       }
       for (let i = 1; i < writes.length; i++) {
         const a = writes[i - 1]!.action, b = writes[i]!.action;
-        if (a.type !== "call" || b.type !== "call" || a.workflow !== b.workflow || a.operation === b.operation) continue;
+        if (a.type !== "call" || b.type !== "call" || a.workflow === null || unitIndex(a, task.workflows) !== unitIndex(b, task.workflows) || a.operation === b.operation) continue;
         process.push(check(`process-${a.operation}-before-${b.operation}`, "process", "executed_in_order", { before: a.operation, after: b.operation, before_args: stableArgs(keyArgsOf(a.args, index)), after_args: stableArgs(keyArgsOf(b.args, index)) }, `${a.operation} comes before ${b.operation}, as the procedure orders them.`, provenanceOr(ctx, undefined, task, b.workflow, b.step)));
       }
       // Facts the reference plan uses must be asked for first; a fact the customer knows but the
@@ -103,8 +103,8 @@ export class DeterministicRubricWriter implements RubricWriter {
         const decision = wf?.decisions.find((x) => x.id === d.decision);
         if (!wf || !decision || d.operations.length === 0) continue;
         const table = index.subjectTable(wf);
-        // This workflow's subject: the key its own calls pass (two workflows of a task may share a table).
-        const own = task.reference_plan.find((p) => p.workflow === d.workflow && p.args[table.primary_key] !== undefined);
+        // This piece of work's subject: the key its own calls pass (two pieces of a task may share a table).
+        const own = task.reference_plan.find((p) => unitIndex(p, task.workflows) === unitIndex(d, task.workflows) && p.args[table.primary_key] !== undefined);
         const key = (own?.args[table.primary_key] as string | number | undefined) ?? subjects.find((x) => x.table === table.name)?.key;
         const args = key !== undefined && d.operations.every((o) => index.ops.get(o)?.params[table.primary_key]) ? { [table.primary_key]: key } : {};
         const branchRule = decision.branches.find((b) => b.when === d.when)?.rule;
@@ -183,11 +183,11 @@ function provenanceOr(ctx: DomainContext, ruleId: string | undefined, task: Task
 /** The subject rows of a task: the keys its plan's calls pass for tables of its workflows' subjects. */
 function subjectKeys(task: Task, ctx: DomainContext, index: WorldIndex): Array<{ table: string; key: string | number }> {
   const out: Array<{ table: string; key: string | number }> = [];
-  for (const wfId of task.workflows) {
+  for (const [ui, wfId] of task.workflows.entries()) {
     const wf = ctx.sop.workflows.find((w) => w.id === wfId);
     if (!wf) continue;
     const table = index.subjectTable(wf);
-    const step = task.reference_plan.find((p) => p.workflow === wfId && p.args[table.primary_key] !== undefined);
+    const step = task.reference_plan.find((p) => unitIndex(p, task.workflows) === ui && p.args[table.primary_key] !== undefined);
     const key = (step?.args[table.primary_key] ?? (table.name === index.customerTable.name ? task.customer_id : undefined)) as string | number | undefined;
     if (key !== undefined && !out.some((o) => o.table === table.name && o.key === key)) out.push({ table: table.name, key });
   }

@@ -1,4 +1,4 @@
-import type { SopWorkflow, Task } from "../../schemas/index.js";
+import { unitIndex, type SopWorkflow, type Task } from "../../schemas/index.js";
 import type { RandomStream } from "../../core/random.js";
 import type { DesignResult, DomainContext, TaskDesigner } from "../types.js";
 import { WorldIndex } from "../plan/world-index.js";
@@ -81,20 +81,15 @@ export class DeterministicTaskDesigner implements TaskDesigner {
           failures.push(`${String(cKey)}: no workflow can be carried out for this customer's rows`);
           continue;
         }
-        const distinctWorkflows = new Set(singles.map((u) => u.workflow.id)).size;
-        const max = Math.min(ctx.card.generation.max_workflows_per_task, 3, distinctWorkflows);
-        const k = rng.pick([1, 2, 3].filter((n) => n <= max), [1, 3, 3].slice(0, max));
-        const units: PlanUnit[] = [];
-        for (const u of rng.shuffle(singles)) {
-          if (units.length >= k) break;
-          if (units.some((x) => x.workflow.id === u.workflow.id || (x.table.name === u.table.name && x.key === u.key))) continue;
-          units.push(u);
-        }
-        const plan = derivePlan(ctx, index, unitsOf(units), units);
-        if ("reason" in plan) {
-          failures.push(plan.reason);
+        const k = unitCount(rng, Math.min(ctx.card.generation.max_workflows_per_task, singles.length));
+        const first = rng.pick(singles);
+        const rest = this.#candidates(ctx, index, rows, workflows, customer, unitsOf, rng).filter((u) => !sameUnit(u, first));
+        const plan0 = derivePlan(ctx, index, unitsOf([first]), [first]);
+        if ("reason" in plan0) {
+          failures.push(plan0.reason);
           continue;
         }
+        const { units, plan } = compose(ctx, index, unitsOf, { units: [first], plan: plan0 }, rest, k, (u) => this.#plans.has(`${ctx.card.id}|${u.workflow.id}|${String(u.key)}`));
         const task = buildTask(ctx, id, customer, index.customerTable.primary_key, units, plan.facts, plan.approvals, toReferencePlan(plan.actions), undefined, plan.decisions);
         return { ok: true, task };
       }
@@ -121,34 +116,105 @@ export class DeterministicTaskDesigner implements TaskDesigner {
     return list;
   }
 
-  /** A task around an anchor unit: the anchor first (its plan runs on the state it was surveyed on), then up to two more units of the same customer. */
+  /**
+   * The units a combination may add for this customer, in a seeded order that favours long work:
+   * every unit of the customer, also one that cannot be carried out alone (a payment to a
+   * beneficiary still awaiting its call-back becomes possible after the call-back: pieces of work
+   * that create each other's prerequisites). A unit weighs its plan's length alone, or the median
+   * length when it has no plan alone.
+   */
+  #candidates(ctx: DomainContext, index: WorldIndex, rows: DomainRows, workflows: readonly SopWorkflow[], customer: Row, unitsOf: (u: PlanUnit[]) => (f: NeededFact[], a: DerivedPlan["approvals"]) => Task, rng: RandomStream): PlanUnit[] {
+    const all = this.surveyUnits(ctx, index, rows, workflows, customer, unitsOf).map((u) => u.unit);
+    const length = (u: PlanUnit) => this.#plans.get(`${ctx.card.id}|${u.workflow.id}|${String(u.key)}`)?.actions.filter((a) => a.type === "call").length;
+    const known = all.map(length).filter((n): n is number => n !== undefined).sort((a, b) => a - b);
+    const median = known[Math.floor(known.length / 2)] ?? 1;
+    const left = [...all];
+    const out: PlanUnit[] = [];
+    while (left.length > 0) {
+      const u = rng.pick(left, left.map((x) => length(x) ?? median));
+      out.push(u);
+      left.splice(left.indexOf(u), 1);
+    }
+    return out;
+  }
+
+  /** A task around an anchor unit: the anchor first (its plan runs on the state it was surveyed on), then more units of the same customer as long as the combination can be carried out. */
   #around(ctx: DomainContext, index: WorldIndex, rows: DomainRows, workflows: readonly SopWorkflow[], anchor: SurveyedUnit, id: string, rng: RandomStream): { task: Task } | { reason: string } {
     const customer = anchor.customer;
     const unitsOf = (u: PlanUnit[]) => (facts: NeededFact[], approvals: DerivedPlan["approvals"]): Task => buildTask(ctx, id, customer, index.customerTable.primary_key, u, facts, approvals, []);
-    const others = this.feasibleUnits(ctx, index, rows, workflows, customer, unitsOf).filter((u) => u.workflow.id !== anchor.unit.workflow.id && !(u.table.name === anchor.unit.table.name && u.key === anchor.unit.key));
-    const max = Math.min(ctx.card.generation.max_workflows_per_task, 3, 1 + new Set(others.map((u) => u.workflow.id)).size);
-    const k = rng.pick([1, 2, 3].filter((n) => n <= max), [1, 3, 3].slice(0, max));
-    const tries: PlanUnit[][] = [];
-    const units: PlanUnit[] = [anchor.unit];
-    for (const u of rng.shuffle(others)) {
-      if (units.length >= k) break;
-      if (units.some((x) => x.workflow.id === u.workflow.id || (x.table.name === u.table.name && x.key === u.key))) continue;
-      units.push(u);
-    }
-    // The combination first, then the anchor alone (its plan is known to exist).
-    tries.push(units);
-    if (units.length > 1) tries.push([anchor.unit]);
-    let reason = "";
-    for (const us of tries) {
-      const plan = derivePlan(ctx, index, unitsOf(us), us);
-      if ("reason" in plan) {
-        reason = plan.reason;
-        continue;
-      }
-      return { task: buildTask(ctx, id, customer, index.customerTable.primary_key, us, plan.facts, plan.approvals, toReferencePlan(plan.actions), undefined, plan.decisions) };
-    }
-    return { reason };
+    const others = this.#candidates(ctx, index, rows, workflows, customer, unitsOf, rng).filter((u) => !sameUnit(u, anchor.unit));
+    const k = unitCount(rng, Math.min(ctx.card.generation.max_workflows_per_task, 1 + others.length));
+    const alone = derivePlan(ctx, index, unitsOf([anchor.unit]), [anchor.unit]);
+    if ("reason" in alone) return { reason: alone.reason };
+    const { units, plan } = compose(ctx, index, unitsOf, { units: [anchor.unit], plan: alone }, others, k, (u) => this.#plans.has(`${ctx.card.id}|${u.workflow.id}|${String(u.key)}`));
+    return { task: buildTask(ctx, id, customer, index.customerTable.primary_key, units, plan.facts, plan.approvals, toReferencePlan(plan.actions), undefined, plan.decisions) };
   }
+}
+
+/** Plan derivations one combination may spend while it grows (each candidate at each position is one). */
+const COMPOSE_BUDGET = 160;
+
+/**
+ * Grows a combination one unit at a time: each candidate, in the order given, is tried at every
+ * position, latest first (a unit that cannot be carried out alone only at the end: it waits for
+ * what earlier units make possible), and kept where the plan of the longer combination exists on
+ * the live state and the anchor still decides as it did alone (its branches and traps are what the
+ * slot is for). So later units run on the state earlier ones leave (a limit used, an attendance
+ * closed, a beneficiary verified) and an order that cannot be carried out is never chosen. Stops at
+ * k units, when no candidate fits anywhere, or when the derivation budget is spent.
+ */
+function compose(ctx: DomainContext, index: WorldIndex, unitsOf: (u: PlanUnit[]) => (f: NeededFact[], a: DerivedPlan["approvals"]) => Task, start: { units: PlanUnit[]; plan: DerivedPlan }, candidates: readonly PlanUnit[], k: number, alone: (u: PlanUnit) => boolean): { units: PlanUnit[]; plan: DerivedPlan } {
+  let budget = COMPOSE_BUDGET;
+  const anchor = start.units[0] as PlanUnit;
+  // The anchor's decisions, wherever it stands in the combination (its `unit` tag follows its position).
+  const decidedBy = (units: readonly PlanUnit[], plan: DerivedPlan) => {
+    const ids = units.map((u) => u.workflow.id);
+    const at = units.indexOf(anchor);
+    return JSON.stringify(plan.decisions.filter((d) => unitIndex(d, ids) === at).map(({ unit: _, ...d }) => d));
+  };
+  const before = decidedBy(start.units, start.plan);
+  let best = start;
+  const left = [...candidates];
+  while (best.units.length < k) {
+    let grown: typeof best | null = null;
+    for (let i = 0; i < left.length && !grown && budget > 0; i++) {
+      const u = left[i] as PlanUnit;
+      if (best.units.some((x) => sameUnit(x, u) || decidesSameColumns(index, x, u))) continue;
+      for (let at = best.units.length; at >= (alone(u) ? 0 : best.units.length) && !grown && budget-- > 0; at--) {
+        const units = [...best.units.slice(0, at), u, ...best.units.slice(at)];
+        const plan = derivePlan(ctx, index, unitsOf(units), units);
+        if (!("reason" in plan) && decidedBy(units, plan) === before) {
+          grown = { units, plan };
+          left.splice(i, 1);
+        }
+      }
+    }
+    if (!grown) break;
+    best = grown;
+  }
+  return best;
+}
+
+/**
+ * Two pieces of work on one row that would both decide the same column (a payment moved to the next
+ * day and then cancelled): the later one would undo what the customer asked for first, so they are
+ * not combined. Each workflow's outcome is its last agent write.
+ */
+function decidesSameColumns(index: WorldIndex, a: PlanUnit, b: PlanUnit): boolean {
+  if (a.table.name !== b.table.name || a.key !== b.key) return false;
+  const outcome = (u: PlanUnit) => new Set(index.setColumns(index.agentWrites(u.workflow).at(-1) ?? "", u.table.name));
+  const ca = outcome(a);
+  return [...outcome(b)].some((c) => ca.has(c));
+}
+
+function sameUnit(a: PlanUnit, b: PlanUnit): boolean {
+  return a.workflow.id === b.workflow.id && a.table.name === b.table.name && a.key === b.key;
+}
+
+/** How many units a task combines (1..max): n units weigh n (one unit weighs 1), so long combinations are common and short ones stay possible. */
+function unitCount(rng: RandomStream, max: number): number {
+  const sizes = Array.from({ length: Math.max(1, max) }, (_, i) => i + 1);
+  return rng.pick(sizes, sizes.map((n) => (n === 1 ? 1 : n)));
 }
 
 /** Customers tasks can be about: the fixed rows of the customer table (the world's named cases). */
