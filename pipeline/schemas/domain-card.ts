@@ -20,7 +20,7 @@ export const GenerationSettings = z
   .object({
     seed: z.number().int().min(0).default(1).describe("Seed of every random stream used to build this domain."),
     task_count: z.number().int().min(1).max(500).default(12).describe("Number of task slots the task designer fills."),
-    max_workflows_per_task: z.number().int().min(1).max(8).default(3).describe("Upper bound of workflows combined in one task."),
+    max_workflows_per_task: z.number().int().min(1).max(12).default(3).describe("Upper bound of workflows combined in one task."),
     repair_attempts: z.number().int().min(0).max(10).default(2).describe("Bounded repair attempts per failing task."),
     epoch: z
       .string()

@@ -74,7 +74,7 @@ export const Task = z
     domain: Slug.describe("Domain id."),
     title: z.string().min(1).describe("Short title for reviewers."),
     objective: z.string().min(1).describe("What a successful episode achieves, stated for reviewers."),
-    workflows: z.array(z.string()).min(1).max(8).describe("The pieces of work the task combines, in order: a workflow id each (the same workflow again for another row)."),
+    workflows: z.array(z.string()).min(1).max(12).describe("The pieces of work the task combines, in order: a workflow id each (the same workflow again for another row)."),
     as_of: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).describe("Business date of the task; selects the applicable document versions."),
     customer_id: z.string().describe("Key of the customer the task is about (protection checks spare only their objects)."),
     initial_state: z.array(OverlayChange).default([]).describe("Overlay applied to the domain's initial database for this task."),

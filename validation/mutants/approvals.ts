@@ -1,4 +1,5 @@
 import type { AcceptanceCheck } from "../../pipeline/schemas/index.js";
+import { argsMatch } from "../checks/lib/events.js";
 import { checksOfKind, executedCalls, operation, param } from "./lib.js";
 import type { MutationInput } from "./types.js";
 
@@ -27,7 +28,11 @@ export function approvalUses(input: MutationInput): ApprovalUse[] {
     const runs = executors.flatMap((name) => executedCalls(input, name).filter((i) => i > a).map((i) => ({ i, name }))).sort((x, y) => x.i - y.i);
     const first = runs[0];
     const guards = checksOfKind(input, "approval_before_execution");
-    const target = guards.find((c) => (first && param(c, "operation") === first.name) || param(c, "kind") === kind) ?? guards.find((c) => executors.includes(String(param(c, "operation")))) ?? null;
+    // The guard of this very execution when the task has one per object (two payments, two approvals).
+    const executed = first ? input.parsed[first.i]?.action : undefined;
+    const args = executed?.type === "call" ? executed.args : {};
+    const own = guards.find((c) => first && param(c, "operation") === first.name && Object.keys((param(c, "args") ?? {}) as object).length > 0 && argsMatch(args, param(c, "args") as Record<string, unknown>));
+    const target = own ?? guards.find((c) => (first && param(c, "operation") === first.name) || param(c, "kind") === kind) ?? guards.find((c) => executors.includes(String(param(c, "operation")))) ?? null;
     out.push({ approve: a, proposer: p.action.proposal_of, kind, execution: first?.i ?? null, executor: first?.name ?? null, target });
   });
   return out;

@@ -68,10 +68,16 @@ export class DeterministicRubricWriter implements RubricWriter {
       for (const w of writes) {
         if (w.action.type !== "call") continue;
         const op = index.ops.get(w.action.operation)!;
-        if (op.requires_approval && !seenApproval.has(op.name)) {
-          seenApproval.add(op.name);
+        // One check per approved execution when the task runs the operation on several objects (two
+        // payments, each with its own approval): a dropped second approval must fail a check.
+        const several = writes.filter((x) => x.action.type === "call" && x.action.operation === op.name).length > 1;
+        const keys = several ? stableArgs(keyArgsOf(w.action.args, index)) : {};
+        const id = `process-${op.name}-approved${several ? `-${Object.values(keys).join("-")}` : ""}`;
+        if (op.requires_approval && !seenApproval.has(id)) {
+          seenApproval.add(id);
           const rule = op.rules.find((r) => ctx.world.rules.find((x) => x.id === r)?.kind === "approval");
-          process.push(check(`process-${op.name}-approved`, "process", "approval_before_execution", { operation: op.name, required: true }, `Every ${op.name} is preceded by the customer's approval of exactly its terms.`, provenanceOr(ctx, rule, task, w.action.workflow, w.action.step)));
+          const params = { operation: op.name, required: true, ...(several ? { args: keys } : {}) };
+          process.push(check(id, "process", "approval_before_execution", params, several ? `${op.name} for ${Object.values(keys).join(", ")} runs, preceded by the customer's approval of exactly its terms (as is every ${op.name}).` : `Every ${op.name} is preceded by the customer's approval of exactly its terms.`, provenanceOr(ctx, rule, task, w.action.workflow, w.action.step)));
         }
       }
       const countKey = (o: { operation: string; args: Record<string, unknown> }) => `${o.operation}|${JSON.stringify(keyArgsOf(o.args, index))}`;

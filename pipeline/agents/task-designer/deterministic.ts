@@ -161,7 +161,10 @@ const COMPOSE_BUDGET = 160;
  * the live state and the anchor still decides as it did alone (its branches and traps are what the
  * slot is for). So later units run on the state earlier ones leave (a limit used, an attendance
  * closed, a beneficiary verified) and an order that cannot be carried out is never chosen. Stops at
- * k units, when no candidate fits anywhere, or when the derivation budget is spent.
+ * k units, when no candidate fits anywhere, or when the derivation budget is spent. Two pieces of
+ * work on one row must each be possible on their own and must not decide the same column: a
+ * payment released and then recalled, or moved to tomorrow and then cancelled, is not a request a
+ * customer makes (an attendance reassessed, handed over and admitted is).
  */
 function compose(ctx: DomainContext, index: WorldIndex, unitsOf: (u: PlanUnit[]) => (f: NeededFact[], a: DerivedPlan["approvals"]) => Task, start: { units: PlanUnit[]; plan: DerivedPlan }, candidates: readonly PlanUnit[], k: number, alone: (u: PlanUnit) => boolean): { units: PlanUnit[]; plan: DerivedPlan } {
   let budget = COMPOSE_BUDGET;
@@ -179,7 +182,7 @@ function compose(ctx: DomainContext, index: WorldIndex, unitsOf: (u: PlanUnit[])
     let grown: typeof best | null = null;
     for (let i = 0; i < left.length && !grown && budget > 0; i++) {
       const u = left[i] as PlanUnit;
-      if (best.units.some((x) => sameUnit(x, u) || decidesSameColumns(index, x, u))) continue;
+      if (best.units.some((x) => sameUnit(x, u) || (sameRow(x, u) && (!alone(u) || decidesSameColumns(index, x, u))))) continue;
       for (let at = best.units.length; at >= (alone(u) ? 0 : best.units.length) && !grown && budget-- > 0; at--) {
         const units = [...best.units.slice(0, at), u, ...best.units.slice(at)];
         const plan = derivePlan(ctx, index, unitsOf(units), units);
@@ -196,25 +199,28 @@ function compose(ctx: DomainContext, index: WorldIndex, unitsOf: (u: PlanUnit[])
 }
 
 /**
- * Two pieces of work on one row that would both decide the same column (a payment moved to the next
- * day and then cancelled): the later one would undo what the customer asked for first, so they are
- * not combined. Each workflow's outcome is its last agent write.
+ * Whether two pieces of work on one row would both decide the same column (a payment moved to the
+ * next day and then cancelled): the later one would undo what the customer asked for first. Each
+ * workflow's outcome is its last agent write.
  */
 function decidesSameColumns(index: WorldIndex, a: PlanUnit, b: PlanUnit): boolean {
-  if (a.table.name !== b.table.name || a.key !== b.key) return false;
   const outcome = (u: PlanUnit) => new Set(index.setColumns(index.agentWrites(u.workflow).at(-1) ?? "", u.table.name));
   const ca = outcome(a);
   return [...outcome(b)].some((c) => ca.has(c));
+}
+
+function sameRow(a: PlanUnit, b: PlanUnit): boolean {
+  return a.table.name === b.table.name && a.key === b.key;
 }
 
 function sameUnit(a: PlanUnit, b: PlanUnit): boolean {
   return a.workflow.id === b.workflow.id && a.table.name === b.table.name && a.key === b.key;
 }
 
-/** How many units a task combines (1..max): n units weigh n (one unit weighs 1), so long combinations are common and short ones stay possible. */
+/** How many units a task combines (1..max): n units weigh n², so long combinations are the rule and short ones stay possible (a combination also ends early when nothing more fits). */
 function unitCount(rng: RandomStream, max: number): number {
   const sizes = Array.from({ length: Math.max(1, max) }, (_, i) => i + 1);
-  return rng.pick(sizes, sizes.map((n) => (n === 1 ? 1 : n)));
+  return rng.pick(sizes, sizes.map((n) => n * n));
 }
 
 /** Customers tasks can be about: the fixed rows of the customer table (the world's named cases). */

@@ -39,8 +39,25 @@ const LATER = [
   "Next, we need to {t}: it is {o} {k}.",
 ];
 
+/** Endings of a first word that make a title a noun phrase ("Reassessment and re-triage"), not an instruction. */
+const NOUN_ENDING = /(?:ment|tion|sion|al|ance|ence|ing|ure|age)$/;
+
+/**
+ * A title as an instruction: "Release an outgoing payment" stays as it is (lower-cased first
+ * letter); a noun phrase gets a verb ("carry out the reassessment and re-triage"). An acronym keeps
+ * its capitals ("the SBAR handover").
+ */
+export function asInstruction(title: string): string {
+  const [first = "", second = ""] = title.split(/[\s,]+/);
+  const acronym = first.length > 1 && first === first.toUpperCase() && /[A-Z]/.test(first);
+  // "Secure the duty" is an instruction: a word with a noun's ending followed by an article is a verb.
+  const noun = acronym || (NOUN_ENDING.test(first.toLowerCase()) && !/^(?:a|an|the|this|that|these|those|its|their)$/i.test(second));
+  const phrase = acronym ? title : lowerFirst(title);
+  return noun ? `carry out the ${phrase}` : phrase;
+}
+
 function fill(template: string, ask: Ask): string {
-  return template.replace("{t}", lowerFirst(ask.title)).replace("{o}", ask.object).replace("{k}", ask.key);
+  return template.replace("{t}", asInstruction(ask.title)).replace("{o}", ask.object).replace("{k}", ask.key);
 }
 
 /**

@@ -39,6 +39,11 @@ function displayName(row: Row): string {
   return String(name ?? Object.values(row)[0]);
 }
 
+/** A table's name for one of its rows: "payments PAY-10001" is said "payment PAY-10001", "beneficiaries" "beneficiary". */
+function singular(name: string): string {
+  return name.replace(/ies$/, "y").replace(/([^s])s$/, "$1");
+}
+
 /**
  * The customer's scenario, derived from the plan: the opening request names each procedure and its
  * subject; every customer-only value becomes a private fact disclosed when asked about; the
@@ -46,7 +51,7 @@ function displayName(row: Row): string {
  */
 export function buildScenario(ctx: DomainContext, customer: Row, units: readonly PlanUnit[], facts: readonly NeededFact[], approvals: DerivedPlan["approvals"]): Scenario {
   const who = displayName(customer);
-  const asks = units.map((u) => ({ title: u.workflow.title, object: u.table.name.replace(/_/g, " "), key: String(u.key) }));
+  const asks = units.map((u) => ({ title: u.workflow.title, object: singular(u.table.name.replace(/_/g, " ")), key: String(u.key) }));
   // Customers quote their customer number, as they would on a call or in a ticket.
   const number = String(Object.values(customer)[0]);
   // The phrasing depends on the seed and on what is asked, never on the order tasks are made in.

@@ -2,8 +2,8 @@ import { z } from "zod";
 import type { TraceEvent } from "../../../pipeline/schemas/index.js";
 import { defineCheck } from "../types.js";
 import { checkConfigError } from "../lib/config-error.js";
-import { changedState, eventRef, isCallOf } from "../lib/events.js";
-import { formatArgs, sameValue } from "../lib/values.js";
+import { argsMatch, changedState, eventRef, isCallOf } from "../lib/events.js";
+import { ArgsSubset, formatArgs, sameValue } from "../lib/values.js";
 
 interface Approval {
   event: TraceEvent;
@@ -36,7 +36,8 @@ export const approvalBeforeExecution = defineCheck({
       required: z
         .boolean()
         .default(false)
-        .describe("When true, the operation must have been executed (with its approval) at least once: a trace that never ran it fails; when false, it passes."),
+        .describe("When true, the operation must have been executed (with its approval) at least once, with `args` when given: a trace that never ran it so fails; when false, it passes."),
+      args: ArgsSubset.describe("When given with `required`, the approved execution that is required must carry these arguments (one payment of several, each with its own approval); every execution still needs its own approval."),
     })
     .strict(),
   run(p, trace, ctx) {
@@ -68,7 +69,7 @@ export const approvalBeforeExecution = defineCheck({
         const match = approvals.find((a) => !a.usedBy && !a.supersededBy && sameTerms(a.terms, executed, terms));
         if (match) {
           match.usedBy = e;
-          last = e;
+          if (argsMatch(e.args, p.args)) last = e;
           continue;
         }
         return { passed: false, reason: `${eventRef(e)} executed with ${formatArgs(executed)}${whyUnapproved(approvals, proposals, executed, terms, kind)}`, event: e.index };
@@ -76,7 +77,8 @@ export const approvalBeforeExecution = defineCheck({
     }
     if (!last) {
       // Where the world refuses unapproved calls, a dropped approval shows only as an execution that never happened.
-      if (p.required) return { passed: false, reason: `${p.operation} was never executed, but an approved execution is required${attemptsText(trace, p.operation)}`, event: null };
+      const what = Object.keys(p.args).length > 0 ? `${p.operation} with ${formatArgs(p.args)}` : p.operation;
+      if (p.required) return { passed: false, reason: `${what} was never executed, but an approved execution is required${attemptsText(trace, p.operation, p.args)}`, event: null };
       return { passed: true, reason: `${p.operation} was never executed; no approval was needed`, event: null };
     }
     const pairs = approvals.filter((a) => a.usedBy).map((a) => `event ${a.usedBy?.index} ← approval at event ${a.event.index}`);
@@ -85,8 +87,8 @@ export const approvalBeforeExecution = defineCheck({
 });
 
 /** `; attempts at events 5, 9 did not run` when the operation was tried. */
-function attemptsText(trace: { events: readonly TraceEvent[] }, operation: string): string {
-  const tried = trace.events.filter((e) => isCallOf(e, operation) && e.kind !== "proposal");
+function attemptsText(trace: { events: readonly TraceEvent[] }, operation: string, args: Record<string, unknown>): string {
+  const tried = trace.events.filter((e) => isCallOf(e, operation) && e.kind !== "proposal" && argsMatch(e.args, args));
   return tried.length > 0 ? `; attempts at ${tried.map((e) => `event ${e.index} (${e.status})`).join(", ")} did not run` : "";
 }
 
