@@ -25,7 +25,7 @@ export interface ActionStep {
   events: TraceEvent[];
   /** Outcome of the call, wait or approval, when the action made one. */
   outcome: ToolOutcome | null;
-  /** The customer's reply text, for asks and declined approvals. */
+  /** The customer's reply text, for asks, declined approvals, and a correction right after an approval. */
   reply: string | null;
 }
 

@@ -39,6 +39,19 @@ export const Scenario = z
       .array(z.object({ kind: z.string().describe("Proposal kind."), terms: z.record(z.string(), Scalar).describe("Exact term values the customer accepts.") }).strict())
       .default([])
       .describe("Proposals the customer will approve when asked: only these exact terms."),
+    renewals: z
+      .array(
+        z
+          .object({
+            kind: z.string().describe("Proposal kind the correction follows."),
+            param: z.string().describe("The term (a private fact's parameter) the customer corrects."),
+            value: Scalar.describe("The corrected value; from then on the fact has this value."),
+            statement: z.string().min(1).describe("What the customer says right after approving."),
+          })
+          .strict(),
+      )
+      .default([])
+      .describe("Terms the customer changes after approving them (an amount corrected): right after approving a proposal of `kind` whose `param` differs from `value`, the customer says `statement`; the new terms need a new proposal and a new approval (`approves` lists both)."),
   })
   .strict();
 export type Scenario = z.infer<typeof Scenario>;

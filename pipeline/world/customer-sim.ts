@@ -8,13 +8,17 @@ import { PROPOSALS_TABLE } from "./schema-sql.js";
 /**
  * The deterministic customer simulator (the `user-sim` role's embedded strategy). It says only what
  * its scenario allows: the opening request, a private fact when the agent asks about one of the
- * fact's topics, and an approval only for a proposal whose terms are exactly ones it agreed to.
+ * fact's topics, and an approval only for a proposal whose terms are exactly ones it agreed to;
+ * right after approving terms its scenario corrects (`renewals`), it says the correction, and the
+ * fact has its new value from then on.
  * Every line and action goes through the episode, so it is in the trace.
  */
 export class ScriptedCustomer {
   readonly #task: Task;
   readonly #episode: Episode;
   readonly #disclosed = new Set<string>();
+  /** Params the customer has corrected after an approval (scenario renewals said so far). */
+  readonly #corrected = new Map<string, string>();
 
   constructor(task: Task, episode: Episode) {
     this.#task = task;
@@ -47,9 +51,10 @@ export class ScriptedCustomer {
     };
     const hits = this.#task.scenario.private_facts.filter((f) => f.disclose_when.some(asked));
     for (const f of hits) this.#disclosed.add(f.id);
+    // A fact corrected after an approval is stated with its new value.
     const reply =
       hits.length > 0
-        ? hits.map((f) => f.statement).join(" ")
+        ? hits.map((f) => this.#corrected.get(f.param ?? f.id) ?? f.statement).join(" ")
         : "I'm not sure what you need from me there. Could you tell me exactly which detail you are missing?";
     return { reply: this.#episode.say("customer", reply, hits.map((f) => f.id)), facts: hits.map((f) => f.id) };
   }
@@ -76,6 +81,13 @@ export class ScriptedCustomer {
     if (!agreed || !op || !this.#task.scenario.permitted_actions.includes(op.op.name)) {
       return { outcome: null, reply: this.#episode.say("customer", `No, I can't approve ${proposalId} on those terms.`) };
     }
-    return { outcome: this.#episode.invoke({ name: op.op.name, args: { proposal_id: proposalId }, actor: "customer" }), reply: null };
+    const outcome = this.#episode.invoke({ name: op.op.name, args: { proposal_id: proposalId }, actor: "customer" });
+    if (outcome.status !== "executed") return { outcome, reply: null };
+    // Terms changed after the approval (an amount corrected): said once, right after approving.
+    const terms = JSON.parse(row.terms_json) as Record<string, unknown>;
+    const renewal = (this.#task.scenario.renewals ?? []).find((r) => r.kind === row.kind && r.param in terms && canonicalJson(terms[r.param]) !== canonicalJson(r.value) && !this.#corrected.has(r.param));
+    if (!renewal) return { outcome, reply: null };
+    this.#corrected.set(renewal.param, renewal.statement);
+    return { outcome, reply: this.#episode.say("customer", renewal.statement) };
   }
 }

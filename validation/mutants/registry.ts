@@ -2,6 +2,7 @@ import type { MutationOperator } from "./types.js";
 import { dropApproval } from "./drop-approval.js";
 import { executeBeforeApproval } from "./execute-before-approval.js";
 import { changeTermsAfterApproval } from "./change-terms-after-approval.js";
+import { reuseStaleApproval } from "./reuse-stale-approval.js";
 import { reorderDependentSteps } from "./reorder-dependent-steps.js";
 import { breachConstraintThenRestore } from "./breach-constraint-then-restore.js";
 import { touchProtectedObject } from "./touch-protected-object.js";
@@ -18,6 +19,7 @@ export const MUTATION_OPERATORS: readonly MutationOperator[] = [
   dropApproval,
   executeBeforeApproval,
   changeTermsAfterApproval,
+  reuseStaleApproval,
   reorderDependentSteps,
   takeOtherBranch,
   breachConstraintThenRestore,

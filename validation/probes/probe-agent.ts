@@ -152,7 +152,31 @@ class Probe {
     if (step?.outcome?.status !== "executed") return false;
     const approval = this.do({ type: "approve", proposal_of: proposer.name, proposal_id: null });
     this.env.approved = approval?.outcome?.status === "executed";
+    if (this.env.approved && this.corrected(approval?.reply ?? null, proposer)) {
+      // The customer changed a term right after approving: the executed terms follow the correction.
+      for (const k of Object.keys(args)) if (this.bind.customer.has(k)) args[k] = this.bind.customer.get(k);
+      return this.obtainApproval(op, args);
+    }
     return this.env.approved;
+  }
+
+  /**
+   * A correction the customer made right after approving (`the corrected customs value must be
+   * 14768.00, not 14200.00`): each customer-given term of the proposal the reply names by its words
+   * takes the value stated; true when a term changed (the new terms need their own approval).
+   */
+  corrected(reply: string | null, proposer: VisibleOperation): boolean {
+    if (!reply) return false;
+    let changed = false;
+    for (const [name, p] of Object.entries(proposer.params)) {
+      if (p.source !== "customer" || overlap(name.replace(/_/g, " "), reply).count < name.split("_").length) continue;
+      const v = valueIn(reply, p);
+      if (v !== undefined && JSON.stringify(v) !== JSON.stringify(this.bind.customer.get(name))) {
+        this.bind.customer.set(name, v);
+        changed = true;
+      }
+    }
+    return changed;
   }
 
   /** The customer-sourced parameter an `Ask the client for …` step is about. */
@@ -178,9 +202,13 @@ class Probe {
     for (let guard = 0; i < w.steps.length && guard < 60 && !this.gaveUp; guard++) {
       const s = w.steps[i] as SopWorkflow["steps"][number];
       if (s.actor === "customer") {
-        if (this.lastProposal) {
+        for (let round = 0; this.lastProposal && round < 3; round++) {
           const r = this.do({ type: "approve", proposal_of: this.lastProposal, proposal_id: null });
           this.env.approved = r?.outcome?.status === "executed";
+          const proposer = this.view.operations.get(this.lastProposal);
+          // A correction right after the approval: propose the corrected terms and ask again.
+          if (!this.env.approved || !proposer || !this.corrected(r?.reply ?? null, proposer)) break;
+          this.call(proposer.name, `${w.title} ${s.text}`);
         }
       } else if (s.operation) this.call(s.operation, `${w.title} ${s.text}`);
       else if (/^ask\b/i.test(s.text) && this.style.asks) this.askStep(w, s.text);

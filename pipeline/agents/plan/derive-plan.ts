@@ -52,6 +52,8 @@ interface Node {
   lastWrite: number;
   /** Decision branches evaluated on the way, with whether each held. */
   decisions: Task["decisions"];
+  /** Terms the customer corrected after approving them (scenario renewals applied so far). */
+  corrected: Map<string, unknown>;
 }
 
 /**
@@ -62,10 +64,16 @@ interface Node {
  * least one write. A decision whose condition (condition language, pipeline/sop/condition.ts)
  * can be evaluated on the live state and the customer's facts sends the path down the branch the
  * document requires; only undecidable branches (events the world decides) are left to the state.
+ * With `renewals`, the customer corrects a term right after approving it (the scenario's
+ * renewals): the plan then proposes the corrected terms and asks for a new approval.
  */
-export function derivePlan(ctx: DomainContext, index: WorldIndex, draft: (facts: NeededFact[], approvals: DerivedPlan["approvals"]) => Task, units: readonly PlanUnit[]): DerivedPlan | { reason: string } {
+export function derivePlan(ctx: DomainContext, index: WorldIndex, drafted: (facts: NeededFact[], approvals: DerivedPlan["approvals"]) => Task, units: readonly PlanUnit[], renewals: Task["scenario"]["renewals"] = []): DerivedPlan | { reason: string } {
   let budget = BUDGET;
-  let start: Node = { step: null, actions: [], bag: new Map(), facts: [], approvals: [], wrote: false, lastWrite: -1, decisions: [] };
+  const draft = renewals.length === 0 ? drafted : (facts: NeededFact[], approvals: DerivedPlan["approvals"]): Task => {
+    const t = drafted(facts, approvals);
+    return { ...t, scenario: { ...t.scenario, renewals: [...renewals] } };
+  };
+  let start: Node = { step: null, actions: [], bag: new Map(), facts: [], approvals: [], wrote: false, lastWrite: -1, decisions: [], corrected: new Map() };
   const terminals: number[] = [];
   const customerId = draft([], []).customer_id;
   for (const [ui, unit] of units.entries()) {
@@ -194,10 +202,12 @@ export function derivePlan(ctx: DomainContext, index: WorldIndex, draft: (facts:
           return null;
         }
         const action: PlanAction = { type: "approve", proposal_of: proposer.operation, workflow: unit.workflow.id, step: step.id, why: step.text };
-        return tryBlock(node, step, [...readsFor(node, step, undefined), action], op, null);
+        const approved = tryBlock(node, step, [...readsFor(node, step, undefined), action], op, null);
+        return approved ? renew(approved, step, op, proposer) : null;
       }
       const note = `${unit.workflow.title}: ${op.description}`;
-      const binding = bindArgs(op, node.bag, knows, note);
+      const knowsNow = node.corrected.size > 0 ? new Map([...knows, ...node.corrected]) : knows;
+      const binding = bindArgs(op, node.bag, knowsNow, note);
       if (!binding.ok) {
         if (op.access === "read") return { ...node, step }; // a read the agent cannot make is skipped, not a blocker
         fail(step, `step ${step.id} (${op.name}): no value for ${binding.missing}`);
@@ -206,7 +216,7 @@ export function derivePlan(ctx: DomainContext, index: WorldIndex, draft: (facts:
       // A customer value equal to the subject row's current column of the same name is what the
       // customer already has, not what they want: a second binding asks for a new value instead.
       const current = new Map(Object.entries(unit.row).filter(([k]) => op.params[k]?.source === "customer"));
-      const fresh = bindArgs(op, node.bag, knows, note, current);
+      const fresh = bindArgs(op, node.bag, knowsNow, note, current);
       const candidates = [binding, ...(fresh.ok && JSON.stringify(fresh.args) !== JSON.stringify(binding.args) ? [fresh] : [])];
       for (const b of candidates) {
         const out = tryBinding(node, step, op, b);
@@ -214,6 +224,19 @@ export function derivePlan(ctx: DomainContext, index: WorldIndex, draft: (facts:
       }
       // A read that fails is not a dead end: the agent learns nothing and goes on.
       return op.access === "read" ? { ...node, step } : null;
+    };
+    // A correction right after an approval (scenario renewal): the same proposer with the corrected
+    // term, and a new approval, before the procedure goes on. The stale approval stays in the state.
+    const renew = (node: Node, step: SopStep, approver: Operation, proposer: Extract<PlanAction, { type: "call" }>): Node | null => {
+      const r = renewals.find((x) => x.kind === approver.approves && x.param in proposer.args && JSON.stringify(proposer.args[x.param]) !== JSON.stringify(x.value) && !node.corrected.has(x.param));
+      const proposerOp = index.ops.get(proposer.operation);
+      if (!r || !proposerOp?.proposes) return node;
+      const args = { ...proposer.args, [r.param]: r.value };
+      const call: PlanAction = { type: "call", operation: proposer.operation, args, workflow: unit.workflow.id, step: proposer.step, why: `The customer corrected ${r.param.replace(/_/g, " ")} right after approving: the corrected terms need a proposal of their own and a new approval` };
+      const again: PlanAction = { type: "approve", proposal_of: proposer.operation, workflow: unit.workflow.id, step: step.id, why: step.text };
+      const corrected = new Map(node.corrected).set(r.param, r.value);
+      const approvals = [...node.approvals, { kind: proposerOp.proposes.kind, terms: termsOf(proposerOp.proposes.terms, args) }];
+      return tryBlock({ ...node, corrected, approvals }, step, [call, again], approver, null);
     };
     // The golden trace consults the documents it follows, ahead of each block (document-reads.ts).
     const readsFor = (node: Node, step: SopStep, op: Operation | undefined): PlanAction[] => documentReads(ctx, index, customerId, node.actions, { workflow: unit.workflow, step: step.id, operation: op });

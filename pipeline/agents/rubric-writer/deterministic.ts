@@ -72,11 +72,16 @@ export class DeterministicRubricWriter implements RubricWriter {
         // payments, each with its own approval): a dropped second approval must fail a check.
         const several = writes.filter((x) => x.action.type === "call" && x.action.operation === op.name).length > 1;
         const keys = several ? stableArgs(keyArgsOf(w.action.args, index)) : {};
+        // A term the customer corrected after approving (a renewal): the required approved execution
+        // carries the corrected value, so executing the terms first approved fails this check.
+        const executed = w.action.args;
+        const renewed = Object.fromEntries(task.scenario.renewals.filter((r) => op.requires_approval?.terms.includes(r.param) && r.param in executed).map((r) => [r.param, executed[r.param]]));
+        const args = { ...keys, ...renewed };
         const id = `process-${op.name}-approved${several ? `-${Object.values(keys).join("-")}` : ""}`;
         if (op.requires_approval && !seenApproval.has(id)) {
           seenApproval.add(id);
           const rule = op.rules.find((r) => ctx.world.rules.find((x) => x.id === r)?.kind === "approval");
-          const params = { operation: op.name, required: true, ...(several ? { args: keys } : {}) };
+          const params = { operation: op.name, required: true, ...(Object.keys(args).length > 0 ? { args } : {}) };
           process.push(check(id, "process", "approval_before_execution", params, several ? `${op.name} for ${Object.values(keys).join(", ")} runs, preceded by the customer's approval of exactly its terms (as is every ${op.name}).` : `Every ${op.name} is preceded by the customer's approval of exactly its terms.`, provenanceOr(ctx, rule, task, w.action.workflow, w.action.step)));
         }
       }

@@ -90,7 +90,8 @@ export class DeterministicTaskDesigner implements TaskDesigner {
           continue;
         }
         const { units, plan } = compose(ctx, index, unitsOf, { units: [first], plan: plan0 }, rest, k, (u) => this.#plans.has(`${ctx.card.id}|${u.workflow.id}|${String(u.key)}`));
-        const task = buildTask(ctx, id, customer, index.customerTable.primary_key, units, plan.facts, plan.approvals, toReferencePlan(plan.actions), undefined, plan.decisions);
+        const renewed = renewal(ctx, index, unitsOf, units, plan, rng);
+        const task = buildTask(ctx, id, customer, index.customerTable.primary_key, units, renewed.plan.facts, renewed.plan.approvals, toReferencePlan(renewed.plan.actions), undefined, renewed.plan.decisions, renewed.renewals);
         return { ok: true, task };
       }
       return { ok: false, reason: `no executable combination in ${ATTEMPTS} attempts; last: ${failures[failures.length - 1] ?? "none"}` };
@@ -147,7 +148,8 @@ export class DeterministicTaskDesigner implements TaskDesigner {
     const alone = derivePlan(ctx, index, unitsOf([anchor.unit]), [anchor.unit]);
     if ("reason" in alone) return { reason: alone.reason };
     const { units, plan } = compose(ctx, index, unitsOf, { units: [anchor.unit], plan: alone }, others, k, (u) => this.#plans.has(`${ctx.card.id}|${u.workflow.id}|${String(u.key)}`));
-    return { task: buildTask(ctx, id, customer, index.customerTable.primary_key, units, plan.facts, plan.approvals, toReferencePlan(plan.actions), undefined, plan.decisions) };
+    const renewed = renewal(ctx, index, unitsOf, units, plan, rng);
+    return { task: buildTask(ctx, id, customer, index.customerTable.primary_key, units, renewed.plan.facts, renewed.plan.approvals, toReferencePlan(renewed.plan.actions), undefined, renewed.plan.decisions, renewed.renewals) };
   }
 }
 
@@ -217,6 +219,29 @@ function sameUnit(a: PlanUnit, b: PlanUnit): boolean {
   return a.workflow.id === b.workflow.id && a.table.name === b.table.name && a.key === b.key;
 }
 
+/**
+ * Renewed approvals: where the plan proposes terms with a number only the customer gives (a
+ * corrected customs value), the seed decides whether the customer corrects that number right after
+ * approving it (by 4%, rounded to cents). The corrected terms need a new proposal and a new approval;
+ * the stale approval stays approved in the state, so an agent that executes the old terms is caught
+ * by the approval check, not by the world. Kept only when the renewed plan can be carried out.
+ */
+function renewal(ctx: DomainContext, index: WorldIndex, unitsOf: (u: PlanUnit[]) => (f: NeededFact[], a: DerivedPlan["approvals"]) => Task, units: PlanUnit[], plan: DerivedPlan, rng: RandomStream): { plan: DerivedPlan; renewals: Task["scenario"]["renewals"] } {
+  const candidates = plan.approvals.flatMap((a) => {
+    const proposer = ctx.world.operations.find((o) => o.proposes?.kind === a.kind);
+    return Object.entries(a.terms)
+      .filter(([t, v]) => proposer?.params[t]?.source === "customer" && proposer.params[t]?.type === "number" && typeof v === "number")
+      .map(([param, v]) => ({ kind: a.kind, param, old: v as number }));
+  });
+  if (candidates.length === 0 || !rng.pick([true, false])) return { plan, renewals: [] };
+  const c = rng.pick(candidates);
+  const value = Math.round(c.old * 1.04 * 100) / 100;
+  const statement = `One correction to what I just approved, please: the ${c.param.replace(/_/g, " ")} must be ${value.toFixed(2)}, not ${c.old.toFixed(2)}.`;
+  const renewals = [{ kind: c.kind, param: c.param, value, statement }];
+  const renewed = derivePlan(ctx, index, unitsOf(units), units, renewals);
+  return "reason" in renewed ? { plan, renewals: [] } : { plan: renewed, renewals };
+}
+
 /** How many units a task combines (1..max): n units weigh n², so long combinations are the rule and short ones stay possible (a combination also ends early when nothing more fits). */
 function unitCount(rng: RandomStream, max: number): number {
   const sizes = Array.from({ length: Math.max(1, max) }, (_, i) => i + 1);
@@ -250,9 +275,10 @@ export function buildTask(
   plan: Task["reference_plan"],
   narrative?: { persona: string; opening_request: string },
   decisions: Task["decisions"] = [],
+  renewals: Task["scenario"]["renewals"] = [],
 ): Task {
   const cKey = String(customer[customerKey]);
-  const scenario = { ...buildScenario(ctx, customer, units, facts, approvals), ...(narrative ?? {}) };
+  const scenario = { ...buildScenario(ctx, customer, units, facts, approvals, renewals), ...(narrative ?? {}) };
   return {
     id,
     domain: ctx.card.id,

@@ -49,7 +49,7 @@ function singular(name: string): string {
  * subject; every customer-only value becomes a private fact disclosed when asked about; the
  * customer agrees to exactly the terms the plan proposes and may perform the approvals it needs.
  */
-export function buildScenario(ctx: DomainContext, customer: Row, units: readonly PlanUnit[], facts: readonly NeededFact[], approvals: DerivedPlan["approvals"]): Scenario {
+export function buildScenario(ctx: DomainContext, customer: Row, units: readonly PlanUnit[], facts: readonly NeededFact[], approvals: DerivedPlan["approvals"], renewals: Scenario["renewals"] = []): Scenario {
   const who = displayName(customer);
   const asks = units.map((u) => ({ title: u.workflow.title, object: singular(u.table.name.replace(/_/g, " ")), key: String(u.key) }));
   // Customers quote their customer number, as they would on a call or in a ticket.
@@ -76,6 +76,7 @@ export function buildScenario(ctx: DomainContext, customer: Row, units: readonly
     preferences: [],
     permitted_actions: [...new Set(approveOps)].sort(),
     approves: approvals.map((a) => ({ kind: a.kind, terms: a.terms as Record<string, string | number | boolean | null> })),
+    renewals: [...renewals],
   };
 }
 

@@ -33,10 +33,11 @@ export function deterministicCustomer(input: CustomerInput): Customer {
       }
       episode.say("agent", text);
       const r = scripted.decide(id);
-      if (r.reply) return { text: r.reply.text ?? "", facts: [] };
       const ok = r.outcome?.status === "executed";
-      // The approval itself is the customer-side operation in the trace; the agent reads its outcome.
-      return { text: "", facts: [], action: { proposal_id: id, status: r.outcome?.status ?? "errored", approved: ok, result: r.outcome?.result ?? null } };
+      if (r.reply && !ok) return { text: r.reply.text ?? "", facts: [] };
+      // The approval itself is the customer-side operation in the trace; the agent reads its outcome
+      // (and any correction the customer made right after approving).
+      return { text: r.reply?.text ?? "", facts: [], action: { proposal_id: id, status: r.outcome?.status ?? "errored", approved: ok, result: r.outcome?.result ?? null } };
     },
     approve: async (proposalId) => {
       const r = scripted.approve(proposalId);

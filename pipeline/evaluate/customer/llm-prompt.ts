@@ -5,8 +5,8 @@ import { REPLY_TOOL, REVIEW_TOOL } from "./llm-tools.js";
 
 /**
  * The system prompt of the llm customer: the scenario's persona and request, each private fact with
- * the topics that unlock it and the exact sentence to say, the preferences, the actions it may take
- * and the exact terms it agreed to. `opening` is what the customer's first line actually was (the
+ * the topics that unlock it and the exact sentence to say, the preferences, the actions it may take,
+ * the exact terms it agreed to, and any correction it makes right after an approval. `opening` is what the customer's first line actually was (the
  * scenario's request, or with the full-disclosure ablation that request and every fact). Nothing of the task's checks, plan or golden trace is in it.
  */
 export function customerSystemPrompt(task: Task, actions: readonly LoopTool[], opening: string): string {
@@ -17,6 +17,7 @@ export function customerSystemPrompt(task: Task, actions: readonly LoopTool[], o
   const prefs = s.preferences.length ? s.preferences.map((p) => `- ${p.statement}`).join("\n") : "- (none)";
   const acts = actions.length ? actions.map((a) => `- ${a.name}: ${a.description}`).join("\n") : "- (none: you cannot act in the system yourself)";
   const terms = s.approves.length ? s.approves.map((a) => `- ${a.kind}: ${canonicalJson(a.terms)}`).join("\n") : "- (none: approve nothing)";
+  const renewals = (s.renewals ?? []).map((r) => `\nRight after you approve a ${r.kind} proposal whose ${r.param} is not ${canonicalJson(r.value)}, correct it in your reply, once, saying exactly "${r.statement}"; from then on ${r.param} is ${canonicalJson(r.value)}.`).join("");
   return `You play a customer talking to a service agent. Stay in character; you are not an assistant.
 
 Who you are: ${s.persona}
@@ -37,7 +38,7 @@ ${acts}
 
 Approvals: before approving a proposal, look at its current terms with ${REVIEW_TOOL}. Approve only
 when they are exactly terms you agreed to; otherwise decline and say why:
-${terms}
+${terms}${renewals}
 
 Every turn ends with ${REPLY_TOOL}: the words you say to the agent.`;
 }
