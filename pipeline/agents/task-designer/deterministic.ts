@@ -163,10 +163,8 @@ const COMPOSE_BUDGET = 160;
  * the live state and the anchor still decides as it did alone (its branches and traps are what the
  * slot is for). So later units run on the state earlier ones leave (a limit used, an attendance
  * closed, a beneficiary verified) and an order that cannot be carried out is never chosen. Stops at
- * k units, when no candidate fits anywhere, or when the derivation budget is spent. Two pieces of
- * work on one row must each be possible on their own and must not decide the same column: a
- * payment released and then recalled, or moved to tomorrow and then cancelled, is not a request a
- * customer makes (an attendance reassessed, handed over and admitted is).
+ * k units, when no candidate fits anywhere, or when the derivation budget is spent (`mayJoin`
+ * says which pieces may share a row).
  */
 function compose(ctx: DomainContext, index: WorldIndex, unitsOf: (u: PlanUnit[]) => (f: NeededFact[], a: DerivedPlan["approvals"]) => Task, start: { units: PlanUnit[]; plan: DerivedPlan }, candidates: readonly PlanUnit[], k: number, alone: (u: PlanUnit) => boolean): { units: PlanUnit[]; plan: DerivedPlan } {
   let budget = COMPOSE_BUDGET;
@@ -184,7 +182,7 @@ function compose(ctx: DomainContext, index: WorldIndex, unitsOf: (u: PlanUnit[])
     let grown: typeof best | null = null;
     for (let i = 0; i < left.length && !grown && budget > 0; i++) {
       const u = left[i] as PlanUnit;
-      if (best.units.some((x) => sameUnit(x, u) || (sameRow(x, u) && (!alone(u) || decidesSameColumns(index, x, u))))) continue;
+      if (!mayJoin(index, best.units, u, alone)) continue;
       for (let at = best.units.length; at >= (alone(u) ? 0 : best.units.length) && !grown && budget-- > 0; at--) {
         const units = [...best.units.slice(0, at), u, ...best.units.slice(at)];
         const plan = derivePlan(ctx, index, unitsOf(units), units);
@@ -198,6 +196,16 @@ function compose(ctx: DomainContext, index: WorldIndex, unitsOf: (u: PlanUnit[])
     best = grown;
   }
   return best;
+}
+
+/**
+ * Whether `u` may join a combination: it is not already in it, and on a row some piece already
+ * works on it must be possible alone and decide no column that piece decides (a payment released
+ * and then recalled, or moved to tomorrow and then cancelled, is not a request a customer makes;
+ * an attendance reassessed and then handed over is).
+ */
+export function mayJoin(index: WorldIndex, units: readonly PlanUnit[], u: PlanUnit, alone: (u: PlanUnit) => boolean): boolean {
+  return !units.some((x) => sameUnit(x, u) || (sameRow(x, u) && (!alone(u) || decidesSameColumns(index, x, u))));
 }
 
 /**
