@@ -57,6 +57,8 @@ export interface TaskFacts {
   invariant: boolean;
   /** The task has an approval check (the customer approves exact terms). */
   approval: boolean;
+  /** The customer corrects approved terms right after approving (a renewed approval). */
+  renewal: boolean;
 }
 
 /** What one domain contributes, for the manifest counts and the datasheet. */
@@ -229,5 +231,6 @@ export function taskFacts(task: Task, reportedDifficulty: string | null): TaskFa
     timed: isTimed(task),
     invariant: task.checks.process.some((c) => c.kind === "invariant_holds"),
     approval: task.checks.process.some((c) => c.kind === "approval_before_execution"),
+    renewal: task.scenario.renewals.length > 0,
   };
 }

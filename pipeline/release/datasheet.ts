@@ -99,15 +99,15 @@ export function renderDatasheet(domains: readonly DomainSummary[], stats: Releas
     "### What the tasks exercise",
     "",
     table(
-      ["domain", "decision branches taken", "version or scope traps", "traps a wrong-version probe fails", "time decides", "invariant checked", "invariant under test", "approvals", "newest-version probe solves", "first-found probe solves"],
+      ["domain", "decision branches taken", "version or scope traps", "traps a wrong-version probe fails", "time decides", "invariant checked", "invariant under test", "approvals", "renewed approvals", "newest-version probe solves", "first-found probe solves"],
       domains.map((d) => {
         const f = exerciseFigures(d.tasks, d.report);
         const share = (n: number) => `${n}/${f.tasks}${f.tasks ? ` (${Math.round((100 * n) / f.tasks)}%)` : ""}`;
-        return [d.id, `${f.branches.taken}/${f.branches.total}`, share(f.traps), `${f.trapsBite}/${f.traps}`, share(f.timed), share(f.invariantsChecked), share(f.invariants), share(f.approvals), share(f.newestSolves), share(f.firstFoundSolves)];
+        return [d.id, `${f.branches.taken}/${f.branches.total}`, share(f.traps), `${f.trapsBite}/${f.traps}`, share(f.timed), share(f.invariantsChecked), share(f.invariants), share(f.approvals), share(f.renewals), share(f.newestSolves), share(f.firstFoundSolves)];
       }),
     ),
     "",
-    "A decision branch is taken when a released task's state makes its condition hold (validation.json lists each branch with its tasks, or why none takes it). A trap is a check naming the clause of a version not in force that would lead to another action; it bites when a probe that follows a version not in force (newest-version, first-found) fails the task. Time decides when a task has a deadline check, a wait or a scheduled event. An invariant is checked when a task has an `invariant_holds` check on it, and under test when a violation trace breached it for one step, restored it, and the check failed on that trace. A task needs approvals when it has an \`approval_before_execution\` check.",
+    "A decision branch is taken when a released task's state makes its condition hold (validation.json lists each branch with its tasks, or why none takes it). A trap is a check naming the clause of a version not in force that would lead to another action; it bites when a probe that follows a version not in force (newest-version, first-found) fails the task. Time decides when a task has a deadline check, a wait or a scheduled event. An invariant is checked when a task has an `invariant_holds` check on it, and under test when a violation trace breached it for one step, restored it, and the check failed on that trace. A task needs approvals when it has an \`approval_before_execution\` check; an approval is renewed when the customer corrects the approved terms right after approving them (the scenario's \`renewals\`), so the corrected terms need a proposal and an approval of their own.",
     "",
     "#### Invariants",
     "",

@@ -18,6 +18,8 @@ export interface ExerciseFigures {
   invariantsChecked: number;
   /** Tasks that need the customer's approval: an approval_before_execution check. */
   approvals: number;
+  /** Tasks where the customer corrects approved terms, so a new approval is needed: a scenario renewal. */
+  renewals: number;
   /** Released tasks the newest-version / first-found probe solves. */
   newestSolves: number;
   firstFoundSolves: number;
@@ -35,7 +37,7 @@ export function isTimed(t: Task): boolean {
 }
 
 /** The exercise figures of one domain's released tasks. */
-export function exerciseFigures(tasks: readonly Pick<TaskFacts, "id" | "versionTrap" | "timed" | "invariant" | "approval">[], report: ValidationReport): ExerciseFigures {
+export function exerciseFigures(tasks: readonly Pick<TaskFacts, "id" | "versionTrap" | "timed" | "invariant" | "approval" | "renewal">[], report: ValidationReport): ExerciseFigures {
   const released = new Set(tasks.map((t) => t.id));
   const probes = report.tasks.filter((t) => released.has(t.task)).map((t) => t.probes);
   const byTask = new Map(report.tasks.map((t) => [t.task, t.probes]));
@@ -48,6 +50,7 @@ export function exerciseFigures(tasks: readonly Pick<TaskFacts, "id" | "versionT
     invariants: new Set((report.invariants ?? []).flatMap((i) => i.tested).filter((id) => released.has(id))).size,
     invariantsChecked: tasks.filter((t) => t.invariant).length,
     approvals: tasks.filter((t) => t.approval).length,
+    renewals: tasks.filter((t) => t.renewal).length,
     newestSolves: probes.filter((p) => p["newest-version"] === true).length,
     firstFoundSolves: probes.filter((p) => p["first-found"] === true).length,
     tasks: tasks.length,

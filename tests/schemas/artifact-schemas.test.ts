@@ -29,7 +29,7 @@ const BAD: Array<{ name: ArtifactName; why: string; mutate: (d: any) => void; zo
   { name: "world-model", why: "operation side", mutate: (d) => (d.operations[0].side = "system"), zodPath: "operations[0].side", message: /Invalid option/, ajv: "/operations/0/side enum" },
   { name: "world-model", why: "table name not an identifier", mutate: (d) => (d.tables[0].name = "Clients Table"), zodPath: "tables[0].name", message: /SQL identifier/, ajv: "/tables/0/name pattern" },
   { name: "task", why: "no goal check", mutate: (d) => (d.checks.goal = []), zodPath: "checks.goal", message: /at least 1|>=1/, ajv: "/checks/goal minItems" },
-  { name: "task", why: "four workflows", mutate: (d) => (d.workflows = ["a", "b", "c", "d"]), zodPath: "workflows", message: /at most 3|<=3/, ajv: "/workflows maxItems" },
+  { name: "task", why: "thirteen pieces of work", mutate: (d) => (d.workflows = Array.from({ length: 13 }, (_, i) => `w${i}`)), zodPath: "workflows", message: /at most 12|<=12/, ajv: "/workflows maxItems" },
   { name: "task", why: "fact without disclosure trigger", mutate: (d) => (d.scenario.private_facts[0].disclose_when = []), zodPath: "scenario.private_facts[0].disclose_when", message: /at least 1|>=1/, ajv: "/scenario/private_facts/0/disclose_when minItems" },
   { name: "acceptance-check", why: "group", mutate: (d) => (d.group = "style"), zodPath: "group", message: /Invalid option/, ajv: "/group enum" },
   { name: "trace", why: "status", mutate: (d) => (d.events[1].status = "ok"), zodPath: "events[1].status", message: /Invalid option/, ajv: "/events/1/status enum" },

@@ -18,7 +18,7 @@ beforeAll(() => {
 describe("mutation operators", () => {
   it("are registered in report order", () => {
     expect(MUTATION_OPERATOR_NAMES).toEqual([
-      "drop_approval", "execute_before_approval", "change_terms_after_approval", "reorder_dependent_steps", "take_other_branch", "breach_constraint_then_restore",
+      "drop_approval", "execute_before_approval", "change_terms_after_approval", "reuse_stale_approval", "reorder_dependent_steps", "take_other_branch", "breach_constraint_then_restore",
       "touch_protected_object", "follow_outdated_rule", "use_unobtained_fact", "miss_deadline", "act_before_information", "execute_twice", "do_nothing",
     ]);
   });
@@ -43,7 +43,7 @@ describe("mutation operators", () => {
       ["miss_deadline", "p-cutoff", true],
       ["do_nothing", "g-released", true],
     ]);
-    expect(notApplicable("release-small")).toEqual(["drop_approval", "execute_before_approval", "change_terms_after_approval", "reorder_dependent_steps", "take_other_branch", "act_before_information", "execute_twice"]);
+    expect(notApplicable("release-small")).toEqual(["drop_approval", "execute_before_approval", "change_terms_after_approval", "reuse_stale_approval", "reorder_dependent_steps", "take_other_branch", "act_before_information", "execute_twice"]);
   });
 
   it("approved release: the approval operators hit the approval check", () => {
@@ -88,7 +88,8 @@ describe("mutation operators", () => {
   it("reports operators that do not apply, and mutants the world itself refuses, with their reason", () => {
     const reasons = (runs.get("release-small") as MutationRun).notApplicable.map((n) => n.reason);
     expect(reasons[0]).toBe("the golden trace obtains no approval");
-    expect(reasons[3]).toBe(
+    expect(reasons[3]).toBe("the golden trace renews no approval (no terms corrected after an approval)");
+    expect(reasons[4]).toBe(
       'equivalent mutant: the world itself refused the violation (moved release_payment (golden action 6) before validate_payment (golden action 4): release_payment(payment_id = "PAY-00001", fee = 15) was rejected (validated: The payment has not been validated.))',
     );
   });

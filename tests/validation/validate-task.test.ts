@@ -74,7 +74,7 @@ describe("the validation entry point (verify, then the release rules and the pro
       "touch_protected_object", "follow_outdated_rule", "use_unobtained_fact", "miss_deadline", "execute_twice", "do_nothing",
     ]);
     expect(Object.values(summary.kill_rate_by_operator).every((r) => r === 1)).toBe(true);
-    expect(result.report.tasks[0]?.not_applicable?.map((n) => n.operator)).toEqual(["drop_approval", "execute_before_approval", "change_terms_after_approval", "reorder_dependent_steps", "take_other_branch", "act_before_information", "execute_twice"]);
+    expect(result.report.tasks[0]?.not_applicable?.map((n) => n.operator)).toEqual(["drop_approval", "execute_before_approval", "change_terms_after_approval", "reuse_stale_approval", "reorder_dependent_steps", "take_other_branch", "act_before_information", "execute_twice"]);
   });
 
   it("keeps every judged violation trace with its label, in report order", () => {
