@@ -159,9 +159,12 @@ export interface ReleaseCandidate {
 /** What the release rules decided: the task as released (with its label), or why it is dropped. */
 export type ReleaseVerdict = { status: "released"; task: Task; validation: TaskValidation } | { status: "dropped"; reason: string; validation: TaskValidation };
 
-/** Workflows and plan: two tasks with the same signature test the same thing. */
+/**
+ * Workflows and the plan's calls, each as a sorted multiset: two tasks with the same signature test
+ * the same thing, also when they do the same pieces of work in another order.
+ */
 function signature(task: Task): string {
-  return canonicalJson({ workflows: [...task.workflows].sort(), plan: task.reference_plan.map((p) => [p.operation, p.args]) });
+  return canonicalJson({ workflows: [...task.workflows].sort(), plan: task.reference_plan.map((p) => canonicalJson([p.operation, p.args])).sort() });
 }
 
 /**

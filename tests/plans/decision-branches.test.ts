@@ -84,10 +84,10 @@ describe("decision-faithful plans", () => {
     // Tasks may combine both payments (one workflow on two rows): the mutants are told apart by payment.
     const others = report.tasks.flatMap((t) => t.mutants.filter((m) => m.operator === "take_other_branch"));
     // The large payment: propose, approve, then release; the check asks for the proposal.
-    expect(others.filter((m) => m.reason.includes('"PAY-00001"'))).toEqual(
+    expect(others.filter((m) => (m.reason ?? "").includes('"PAY-00001"'))).toEqual(
       expect.arrayContaining([expect.objectContaining({ killed: true, target_check: "process-payment-release-d1-taken-propose_release", reason: 'the condition "the amount is above EUR 250,000.00" held, but propose_release never ran with payment_id = "PAY-00001"' })]),
     );
-    expect(others.filter((m) => m.reason.includes('"PAY-00002"'))).toEqual(
+    expect(others.filter((m) => (m.reason ?? "").includes('"PAY-00002"'))).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ killed: true, target_check: expect.stringMatching(/^process-payment-release-d1-not-taken-propose_release(-\d)?$/), reason: expect.stringMatching(/^the condition "the amount is above EUR 250,000\.00" did not hold, but propose_release ran with payment_id = "PAY-00002" at event \d+$/) }),
         // The otherwise branch ("continue with step 5") names no operation: it requires the step it leads to.

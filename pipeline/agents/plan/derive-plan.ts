@@ -292,8 +292,8 @@ export function derivePlan(ctx: DomainContext, index: WorldIndex, drafted: (fact
   }
   // A branch whose outcome names no operation stands for the operation of the step it leads to. A
   // branch taken requires it (when the plan ran it there): that is what following the branch did.
-  // A branch not taken forbids it when it is an agent write the plan never runs in that workflow
-  // ("otherwise record a new set" not taken: no new set is recorded).
+  // A branch not taken forbids it when it is an agent write the plan never runs, in any piece of the
+  // task ("otherwise record a new set" not taken: no new set is recorded).
   const workflowIds = units.map((u) => u.workflow.id);
   const decisions = start.decisions.map((d) => {
     if (d.operations.length > 0) return d;
@@ -307,7 +307,8 @@ export function derivePlan(ctx: DomainContext, index: WorldIndex, drafted: (fact
       const ran = start.actions.some((a) => a.type === "call" && a.operation === op.name && unitIndex(a, workflowIds) === ui && a.step === target?.id);
       return ran ? { ...d, operations: [op.name] } : d;
     }
-    const runs = start.actions.some((a) => a.type === "call" && a.operation === op.name && unitIndex(a, workflowIds) === ui);
+    // Not forbidden when any piece of the task runs it (a handover records the history an admission's branch skips).
+    const runs = start.actions.some((a) => a.type === "call" && a.operation === op.name);
     return op.access === "write" && !runs ? { ...d, operations: [op.name] } : d;
   });
   // The customer knows their own facts whether or not the right path needs them: what a branch not
@@ -352,9 +353,19 @@ function customerKnowledge(unit: PlanUnit): Map<string, unknown> {
   return out;
 }
 
+/**
+ * The leading words of a parameter's description, lower-case, as a customer names the fact ("the
+ * reason for the cancellation"); empty when they hold a number ("pain score the patient gives, 0–10"):
+ * a number in the name would be read as the value.
+ */
+export function leadOf(description: string): string {
+  const lead = description.replace(/[.(;:].*$/s, "").trim().toLowerCase();
+  return /\d/.test(lead) ? "" : lead;
+}
+
 /** How the agent and the customer name a fact: the parameter's words, e.g. `invoice ref` for `invoice_ref`. */
 export function topicOf(param: string, description: string): string {
   const words = param.replace(/_/g, " ");
-  const lead = description.replace(/[.(].*$/s, "").trim().toLowerCase();
+  const lead = leadOf(description);
   return lead && !lead.includes(words) ? `${words} (${lead})` : words;
 }

@@ -4,7 +4,7 @@ import { sayValue } from "../../world/value-words.js";
 import { openingRequest } from "./opening-request.js";
 import type { DomainContext } from "../types.js";
 import type { Row } from "../plan/domain-rows.js";
-import type { DerivedPlan, NeededFact, PlanUnit } from "../plan/derive-plan.js";
+import { leadOf, type DerivedPlan, type NeededFact, type PlanUnit } from "../plan/derive-plan.js";
 
 /** The customer-side parameter named `name` (labels and unit included), from the first operation that has one. */
 function paramOf(ctx: DomainContext, name: string): Pick<Param, "labels" | "unit"> {
@@ -63,7 +63,7 @@ export function buildScenario(ctx: DomainContext, customer: Row, units: readonly
     opening_request: opening,
     private_facts: facts.map((f) => {
       const words = f.param.replace(/_/g, " ");
-      const lead = f.description.replace(/[.(].*$/s, "").trim().toLowerCase();
+      const lead = leadOf(f.description);
       const p = paramOf(ctx, f.param);
       return {
         id: f.param,
