@@ -1,9 +1,10 @@
 import type { Param } from "../../pipeline/schemas/index.js";
 import { labelledValueIn } from "../../pipeline/world/value-words.js";
 
-const AMOUNT = /\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?/g;
+// A leading minus counts only where it stands alone ("is -1"), not inside an id ("ATT-5113") or a range ("5-10").
+const AMOUNT = /(?:(?<![\p{L}\p{N}])-)?(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)/gu;
 
-/** Numbers written in a text (`5,000.00` → 5000), in order. */
+/** Numbers written in a text (`5,000.00` → 5000, `-1` → -1), in order. */
 export function numbersIn(text: string): number[] {
   return [...text.matchAll(AMOUNT)].map((m) => Number(m[0].replace(/,/g, "")));
 }
@@ -31,8 +32,11 @@ export function valueIn(text: string, p: Param): unknown {
   if (p.type === "boolean") return /\b(yes|true|agreed|confirm)/i.test(text);
   const quoted = /["“']([^"”']+)["”']/.exec(text);
   if (quoted) return quoted[1];
-  // "The reason is duplicate payment." — what follows the last "is" is the value.
-  const stated = /\bis\s+([^.]+?)\.?\s*$/i.exec(text.trim());
+  // "When the symptoms started: cough for four days." — what follows the colon is the value.
+  const named = /^[^:]+:\s+(.+?)\.?\s*$/.exec(text.trim());
+  if (named) return named[1];
+  // "The reason is duplicate payment." — what follows the last "is" (or "are") is the value.
+  const stated = /\b(?:is|are)\s+([^.]+?)\.?\s*$/i.exec(text.trim());
   if (stated) return stated[1];
   const tokens = text.match(/[A-Za-z0-9][A-Za-z0-9/_-]*\d[A-Za-z0-9/_-]*/g);
   return tokens?.at(-1) ?? (text.trim().replace(/\.$/, "") || undefined);

@@ -353,19 +353,24 @@ function customerKnowledge(unit: PlanUnit): Map<string, unknown> {
   return out;
 }
 
+/** The leading words of a parameter's description, lower-case, up to the first `.`, `(`, `;` or `:` ("any diarrhoea or vomiting in the last 48 hours"). */
+export function rawLeadOf(description: string): string {
+  return description.replace(/[.(;:].*$/s, "").trim().toLowerCase();
+}
+
 /**
- * The leading words of a parameter's description, lower-case, as a customer names the fact ("the
+ * The leading words of a parameter's description as a customer names the fact in a statement ("the
  * reason for the cancellation"); empty when they hold a number ("pain score the patient gives, 0–10"):
- * a number in the name would be read as the value.
+ * in "The pain score the patient gives, 0 is 3." the number in the name would be read as the value.
  */
 export function leadOf(description: string): string {
-  const lead = description.replace(/[.(;:].*$/s, "").trim().toLowerCase();
+  const lead = rawLeadOf(description);
   return /\d/.test(lead) ? "" : lead;
 }
 
 /** How the agent and the customer name a fact: the parameter's words, e.g. `invoice ref` for `invoice_ref`. */
 export function topicOf(param: string, description: string): string {
   const words = param.replace(/_/g, " ");
-  const lead = leadOf(description);
+  const lead = rawLeadOf(description);
   return lead && !lead.includes(words) ? `${words} (${lead})` : words;
 }

@@ -4,7 +4,7 @@ import { sayValue } from "../../world/value-words.js";
 import { openingRequest } from "./opening-request.js";
 import type { DomainContext } from "../types.js";
 import type { Row } from "../plan/domain-rows.js";
-import { leadOf, type DerivedPlan, type NeededFact, type PlanUnit } from "../plan/derive-plan.js";
+import { leadOf, rawLeadOf, type DerivedPlan, type NeededFact, type PlanUnit } from "../plan/derive-plan.js";
 
 /** The customer-side parameter named `name` (labels and unit included), from the first operation that has one. */
 function paramOf(ctx: DomainContext, name: string): Pick<Param, "labels" | "unit"> {
@@ -24,7 +24,29 @@ function statementOf(topic: string, value: unknown, p: Pick<Param, "labels" | "u
   if (Array.isArray(value)) return `The ${topic} are ${listText(value.map((v) => sayValue(v, p)))}.`;
   const said = sayValue(value, p);
   if (p.labels?.[String(value)] !== undefined) return `The ${topic}? ${said.charAt(0).toUpperCase()}${said.slice(1)}.`;
-  return `The ${topic} is ${said}.`;
+  // "When the symptoms started: cough for four days." rather than "The when the symptoms started is …".
+  if (QUESTION.test(topic)) return `${topic.charAt(0).toUpperCase()}${topic.slice(1)}: ${said}.`;
+  return `The ${topic} ${plural(topic) ? "are" : "is"} ${said}.`;
+}
+
+const QUESTION = /^(when|whether|how|what|which|who|where|why|any)\b/;
+
+/**
+ * The name a customer gives a fact in a statement: the description's leading words when short (up to
+ * 6 words, or 10 for a question-like name said with a colon), else the parameter's words. A numeric
+ * value never follows a name with a number in it ("pain score the patient gives, 0").
+ */
+function topicFor(value: unknown, lead: string, raw: string, words: string): string {
+  const numeric = typeof value === "number" || (Array.isArray(value) && value.some((v) => typeof v === "number"));
+  const name = numeric ? lead : raw;
+  const n = name.split(/\s+/).length;
+  return name && (n <= 6 || (n <= 10 && QUESTION.test(name))) ? name : words;
+}
+
+/** Whether a fact's name reads as a plural ("allergies", "symptoms"), by its last word. */
+function plural(topic: string): boolean {
+  const last = topic.split(/\s+/).at(-1) ?? "";
+  return /[^su]s$/.test(last) && !/(ss|is|us)$/.test(last);
 }
 
 /** `A, B and C`: a list as a customer says it. */
@@ -64,13 +86,15 @@ export function buildScenario(ctx: DomainContext, customer: Row, units: readonly
     private_facts: facts.map((f) => {
       const words = f.param.replace(/_/g, " ");
       const lead = leadOf(f.description);
+      const raw = rawLeadOf(f.description);
       const p = paramOf(ctx, f.param);
       return {
         id: f.param,
-        statement: statementOf(lead && lead.split(/\s+/).length <= 6 ? lead : words, f.value, p),
+        statement: statementOf(topicFor(f.value, lead, raw, words), f.value, p),
         value: f.value as string | number | boolean | null | Array<string | number | boolean>,
         param: f.param,
-        disclose_when: [...new Set([words, ...(lead && lead !== words ? [lead] : [])])],
+        // The customer recognises the fact by the parameter's words and by the description's (numbers included).
+        disclose_when: [...new Set([words, ...(raw && raw !== words ? [raw] : [])])],
       };
     }),
     preferences: [],
