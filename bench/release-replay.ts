@@ -15,7 +15,7 @@ import { performance } from "node:perf_hooks";
 import { availableParallelism, cpus, getPriority, loadavg } from "node:os";
 import Database from "better-sqlite3";
 import Table from "cli-table3";
-import type { Trace, TraceEvent } from "../pipeline/schemas/index.js";
+import type { ScheduledEvent, Trace, TraceEvent } from "../pipeline/schemas/index.js";
 import { loadEvalRelease, type EvalTask } from "../pipeline/evaluate/load-release.js";
 import { latestVersion } from "../pipeline/build/sample-release.js";
 import { initialStateFor } from "../validation/initial-states.js";
@@ -116,6 +116,13 @@ function rawCallOf(compiled: CompiledWorld, e: TraceEvent): RawCall {
   return { checks, writes, result };
 }
 
+/** The statements of a scheduled event that fired, bound as the runtime binds them (episode.ts `#fire`). */
+function rawEventOf(compiled: CompiledWorld, taskEvents: readonly ScheduledEvent[], e: TraceEvent): RawCall {
+  const ev = [...compiled.world.events, ...taskEvents].find((x) => x.id === e.name);
+  if (!ev) throw new Error(`scheduled event ${e.name} is neither in the world nor in the task`);
+  const bind = { now: BigInt(e.time), actor: "system", call: BigInt(e.index) };
+  return { checks: [], writes: ev.effects.map((eff) => ({ sql: eff.sql, mode: "run" as const, bind })), result: null };
+}
 
 function exec(st: (sql: string) => Database.Statement, s: Stmt, verify: boolean): void {
   const stmt = st(s.sql);
@@ -159,7 +166,8 @@ function prepare(items: readonly EvalTask[]): Prepared[] {
     const ctx = createCheckContext(item.domain.world, item.task, initial);
     const golden: Trace = item.golden;
     const ops = golden.events.filter((e) => isCall(e) && compiled.operations.has(e.name));
-    const raw = ops.map((e) => rawCallOf(compiled, e));
+    // Scheduled events that fired change the state between calls: their statements are part of the raw run.
+    const raw = golden.events.filter((e) => (isCall(e) && compiled.operations.has(e.name)) || e.kind === "scheduled_event").map((e) => (e.kind === "scheduled_event" ? rawEventOf(compiled, item.task.scheduled_events ?? [], e) : rawCallOf(compiled, e)));
     return {
       item,
       initial,
@@ -250,8 +258,13 @@ function main(): void {
     if (failing.length > 0) throw new Error(`golden trace of ${p.item.task.id} fails ${failing.map((v) => v.check).join(", ")}`);
     checks += verdicts.length;
     const db = new Database(p.initial.buffer);
-    rawRun(statementCache(db), p.raw, true);
-    db.close();
+    try {
+      rawRun(statementCache(db), p.raw, true);
+    } catch (err) {
+      throw new Error(`golden trace of ${p.item.task.id}: ${(err as Error).message}`);
+    } finally {
+      db.close();
+    }
   }
   const rounds = arg("--rounds", size(11, 1));
   const runs = Array.from({ length: arg("--runs", 1) }, () => measure(prepared, rounds));

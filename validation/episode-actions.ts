@@ -50,7 +50,8 @@ function proposer(events: readonly TraceEvent[], id: string, before: number): st
  * Turn a trace into the actions that produced it, each with its events. An agent message answered
  * by a customer message is an `ask` (a statement followed by an unprompted customer message reads
  * the same way: the trace cannot tell them apart); the scripted customer's approval request is an
- * `approve`; scheduled events belong to the action before them.
+ * `approve` (with the customer's words right after its approval, such as a correction of the terms);
+ * scheduled events belong to the action before them.
  */
 export function parseActions(trace: Trace): ParsedAction[] {
   const ev = trace.events;
@@ -68,8 +69,17 @@ export function parseActions(trace: Trace): ParsedAction[] {
       if (m) {
         const id = m[1] as string;
         const answered = next && next.actor === "customer" && (next.kind === "customer_message" || (CALL_KINDS.has(next.kind) && next.args.proposal_id === id));
-        out.push({ action: { type: "approve", proposal_of: proposer(ev, id, i), proposal_id: id }, events: answered ? [e.index, next.index] : [e.index] });
+        const of = proposer(ev, id, i);
+        const events = answered ? [e.index, next.index] : [e.index];
         if (answered) i++;
+        // What the customer says right after approving (a correction of the terms it just approved)
+        // is its reply to the request: approving again says it again.
+        const after = ev[i + 1];
+        if (answered && next.kind === "approval" && after?.kind === "customer_message" && after.actor === "customer") {
+          events.push(after.index);
+          i++;
+        }
+        out.push({ action: { type: "approve", proposal_of: of, proposal_id: id }, events });
         continue;
       }
       if (next?.kind === "customer_message") {

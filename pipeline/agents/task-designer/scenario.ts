@@ -43,9 +43,9 @@ function topicFor(value: unknown, lead: string, raw: string, words: string): str
   return name && (n <= 6 || (n <= 10 && QUESTION.test(name))) ? name : words;
 }
 
-/** Whether a fact's name reads as a plural ("allergies", "symptoms"), by its last word. */
+/** Whether a fact's name reads as a plural ("allergies", "freight and insurance costs"), by its head noun: the last word before any "of" ("country of origin of the goods" is singular). */
 function plural(topic: string): boolean {
-  const last = topic.split(/\s+/).at(-1) ?? "";
+  const last = topic.split(/\s+of\s+/)[0]?.split(/\s+/).at(-1) ?? "";
   return /[^su]s$/.test(last) && !/(ss|is|us)$/.test(last);
 }
 

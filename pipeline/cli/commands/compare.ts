@@ -22,7 +22,7 @@ the same release (same root hash). Exit codes: 0 compared, 1 a folder cannot be 
 releases differ, 2 usage.
 
 Examples:
-  synth compare generated/evaluations/sample@1.3.0/noop generated/evaluations/sample@1.3.0/oracle
+  synth compare generated/evaluations/sample@1.4.0/noop generated/evaluations/sample@1.4.0/oracle
   synth compare A B --json`,
     )
     .action((a: string, b: string, flags: { seed: string; json?: boolean }) => {

@@ -92,8 +92,8 @@ Exit codes: 0 evaluated, 1 invalid input (a tampered release, a conflicting --ou
 
 Examples:
   synth evaluate sample --agent oracle --conditions E0
-  synth evaluate generated/releases/sample/1.3.0 --agent probe:competent --runs 3
-  synth evaluate sample@1.3.0 --agent openai:gpt-4.1 --user-sim openai:gpt-4.1-mini --concurrency 4`,
+  synth evaluate generated/releases/sample/1.4.0 --agent probe:competent --runs 3
+  synth evaluate sample@1.4.0 --agent openai:gpt-4.1 --user-sim openai:gpt-4.1-mini --concurrency 4`,
     )
     .action(async (release: string, f: EvaluateFlags) => {
       if (f.agent === undefined) throw new FoundryError("USAGE", "--agent is required (oracle, noop, replay:FILE, probe:NAME or provider:model)", { path: "--agent" });
