@@ -79,6 +79,17 @@ describe("auditTranscript: a transcript the customer played by the rules has no 
     expect(auditTranscript(task(), t)).toEqual([]);
   });
 
+  it("a renewal: the correction of approved terms said right after the approval is no flag; the same words anywhere else are an unprompted disclosure", () => {
+    const statement = "One correction to what I just approved, please: the invoice value must be 49920.00, not 48000.00.";
+    const base = task();
+    const renewing = Task.parse({ ...base, scenario: { ...base.scenario, renewals: [{ kind: "payment_release", param: "invoice_value", value: 49920, statement }] } });
+    const opening = [customer(OPENING), propose("PR-0001", TERMS), agent("Please review and approve proposal PR-0001.")];
+    expect(auditTranscript(renewing, trace([...opening, approve("PR-0001"), customer(statement)]))).toEqual([]);
+    expect(auditTranscript(renewing, trace([...opening, customer(statement), approve("PR-0001")]))).toEqual([{ kind: "unprompted_disclosure", event: 4, detail: 'disclosed private fact "invoice_value" without being asked for it' }]);
+    // Only the scenario's own statement is exempt.
+    expect(auditTranscript(base, trace([...opening, approve("PR-0001"), customer(statement)]))).toEqual([{ kind: "unprompted_disclosure", event: 5, detail: 'disclosed private fact "invoice_value" without being asked for it' }]);
+  });
+
   it("every golden and violation trace of the sample release (scripted customer) has no flag", () => {
     const root = fileURLToPath(new URL("../../generated/releases/sample", import.meta.url));
     const newest = readdirSync(root).sort((a, b) => a.localeCompare(b, "en", { numeric: true })).at(-1) as string;

@@ -35,6 +35,34 @@ describe("value labels and units", () => {
     expect(valueIn("It was paid twice and we asked for it.", list)).toEqual(["duplicate", "client_request"]);
   });
 
+  it("fact names read as a customer says them: a question-like name with a colon, plurals by their head noun, no number before a numeric value; the probe reads each back", () => {
+    const p = (type: Param["type"], description: string): Param => ({ type, description, required: true, max_length: 200, source: "customer" });
+    const params: Record<string, Param> = {
+      symptom_onset: p("string", "When the symptoms started (in the patient's words)."),
+      vomiting_48h: p("string", "Any vomiting in the last 48 hours: yes | no."),
+      pain_score: p("integer", "Pain score the patient gives, 0 (none) to 10."),
+      exposure_days_ago: p("integer", "Days since the contact; -1 when there was none."),
+      allergies: p("string", "Allergies."),
+      country_of_origin: p("string", "Country of origin of the goods."),
+    };
+    const base = domain();
+    const ctx = { ...base, world: { ...base.world, operations: [...base.world.operations, { ...base.world.operations[0]!, name: "record_answers", params }] } };
+    const values: Record<string, string | number> = { symptom_onset: "Two days ago", vomiting_48h: "no", pain_score: 3, exposure_days_ago: -1, allergies: "Penicillin (rash)", country_of_origin: "TW" };
+    const facts = Object.entries(values).map(([param, value]) => ({ param, value, description: params[param]!.description }));
+    const s = buildScenario(ctx, { client_id: "CL-001", name: "Alder Freight" }, [], facts, []);
+    expect(s.private_facts.map((f) => f.statement)).toEqual([
+      "When the symptoms started: Two days ago.",
+      "Any vomiting in the last 48 hours: no.",
+      "The pain score is 3.",
+      "The days since the contact is -1.",
+      "The allergies are Penicillin (rash).",
+      "The country of origin of the goods is TW.",
+    ]);
+    // The customer recognises a fact by the description's words, numbers included.
+    expect(s.private_facts[1]!.disclose_when).toEqual(["vomiting 48h", "any vomiting in the last 48 hours"]);
+    expect(s.private_facts.map((f) => valueIn(f.statement, params[f.param!]!))).toEqual(["Two days ago", "no", 3, -1, "Penicillin (rash)", "TW"]);
+  });
+
   it("a parameter without words of its own takes those of the column of the same name; tool specs list them", () => {
     const base = domain().world;
     const table = { ...base.tables[0]!, columns: [...base.tables[0]!.columns, { name: "reason", type: "text" as const, nullable: true, hidden: true, description: "Why.", labels: { client_request: "we asked for it" } }, { name: "do_mg_l", type: "real" as const, nullable: true, hidden: false, description: "Oxygen.", unit: "mg/L" }] };

@@ -8,7 +8,9 @@ const entry = (task: string, probes: Record<string, boolean>): ValidationReport[
 
 describe("what the released tasks exercise (datasheet figures)", () => {
   const noTrap: Task = { ...smallRelease(), id: "plain", checks: { goal: smallRelease().checks.goal, process: [], protection: [] }, reference_plan: smallRelease().reference_plan.filter((p) => p.operation !== "wait") };
-  const tasks = [smallRelease(), approvedRelease(), noTrap];
+  // The approved task's customer corrects the amount right after approving it (a renewed approval).
+  const renewed: Task = { ...approvedRelease(), scenario: { ...approvedRelease().scenario, renewals: [{ kind: "payment_release", param: "amount", value: 26000, statement: "One correction to what I just approved, please: the amount must be 26000.00, not 25000.00." }] } };
+  const tasks = [smallRelease(), renewed, noTrap];
   const report: ValidationReport = {
     domain: "mini-payments",
     tasks: [entry("release-small", { "newest-version": false, "first-found": false }), entry("release-approved", { "newest-version": true, "first-found": true }), entry("plain", { "newest-version": true, "first-found": true })],
@@ -24,6 +26,6 @@ describe("what the released tasks exercise (datasheet figures)", () => {
   it("counts traps (and those a wrong-version probe fails), time, invariants, branches and the version probes' solves exactly", () => {
     expect(tasks.map(hasVersionTrap)).toEqual([true, true, false]);
     expect(tasks.map(isTimed)).toEqual([true, true, false]);
-    expect(exerciseFigures(tasks.map((t) => taskFacts(t, null)), report)).toEqual({ branches: { taken: 1, total: 2 }, traps: 2, trapsBite: 1, timed: 2, invariants: 1, invariantsChecked: 2, approvals: 1, newestSolves: 2, firstFoundSolves: 2, tasks: 3 });
+    expect(exerciseFigures(tasks.map((t) => taskFacts(t, null)), report)).toEqual({ branches: { taken: 1, total: 2 }, traps: 2, trapsBite: 1, timed: 2, invariants: 1, invariantsChecked: 2, approvals: 1, renewals: 1, newestSolves: 2, firstFoundSolves: 2, tasks: 3 });
   });
 });

@@ -14,6 +14,7 @@ import { dropApproval } from "../../validation/mutants/drop-approval.js";
 import { runProbe } from "../../validation/probes/probe-agent.js";
 import { COMPETENT } from "../../validation/probes/probe-style.js";
 import { judge } from "../../validation/judge.js";
+import { actionsOf, parseActions, runActions } from "../../validation/episode-actions.js";
 import type { Task, Trace } from "../../pipeline/schemas/index.js";
 import type { DomainContext } from "../../pipeline/world/domain-context.js";
 
@@ -83,6 +84,15 @@ describe("renewed approvals", () => {
     expect(run.mutants).toHaveLength(1);
     expect(run.mutants[0]!.description).toMatch(/^dropped the approval of the declaration_amendment proposal made by propose_amendment \(golden action \d+\)$/);
     expect(run.mutants[0]!.killed).toBe(true);
+  });
+
+  it("the golden trace's actions, run again with the scripted customer, give the same events: the correction is the approval's reply, said once", () => {
+    const parsed = parseActions(golden);
+    const approve = parsed.find((p) => p.action.type === "approve" && p.events.some((i) => golden.events[i - 1]?.text?.startsWith("One correction")))!;
+    expect(approve.events.map((i) => golden.events[i - 1]!.kind)).toEqual(["agent_message", "approval", "customer_message"]);
+    expect(parsed.some((p) => p.action.type === "customer_say" && p.action.text.startsWith("One correction"))).toBe(false);
+    const again = runActions(ctx, task, actionsOf(golden), { role: "golden" });
+    expect(again.events.map((e) => [e.kind, e.name, e.text ?? null])).toEqual(golden.events.map((e) => [e.kind, e.name, e.text ?? null]));
   });
 
   it("the competent probe hears the correction and solves the task", () => {

@@ -24,6 +24,9 @@ import { openingFor } from "../ablation.js";
  *   row image in the trace) are not exactly terms the scenario agreed to, or of a proposal the trace
  *   never recorded.
  *
+ * A renewal's statement (the scenario's correction of terms) said right after the customer's
+ * approval is none of these: the scenario tells the customer to say it there.
+ *
  * Value detection is by shape: a value is "stated" when a sentence holds it as a whole token (codes,
  * numbers with or without thousands separators) or, for free text, as a phrase; a value that is not
  * distinctive (a small number, a short word such as `yes` or `CN`) counts only in a sentence that
@@ -59,6 +62,14 @@ export function auditTranscript(task: Task, trace: Trace): UserSimFlag[] {
         continue;
       }
       openingSeen = true;
+      // A correction of terms the customer just approved (its scenario's renewal, said right after
+      // the approval) is what the scenario tells it to say: not a disclosure, not a contradiction.
+      const before = trace.events[trace.events.indexOf(e) - 1];
+      const renewal = (task.scenario.renewals ?? []).find((r) => r.statement === text);
+      if (renewal && before?.kind === "approval" && before.actor === "customer" && before.status === "executed") {
+        for (const f of facts.filter((x) => (x.param ?? x.id) === renewal.param)) disclosed.add(f.id);
+        continue;
+      }
       const told = new Set([...e.facts.filter((id) => facts.some((f) => f.id === id)), ...factsStated(task, text)]);
       for (const id of [...told].sort()) {
         if (!asked.has(id) && !disclosed.has(id)) flags.push({ kind: "unprompted_disclosure", event: e.index, detail: `disclosed private fact "${id}" without being asked for it` });
