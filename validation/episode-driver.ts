@@ -1,6 +1,7 @@
 import type { Task, Trace, TraceEvent } from "../pipeline/schemas/index.js";
 import type { DomainContext } from "../pipeline/world/domain-context.js";
 import { Episode } from "../pipeline/world/episode.js";
+import type { Isolation } from "../pipeline/world/connection.js";
 import { ScriptedCustomer } from "../pipeline/world/customer-sim.js";
 import type { Invoke, ToolOutcome } from "../pipeline/world/types.js";
 import { initialStateFor } from "./initial-states.js";
@@ -17,6 +18,8 @@ export interface RunMeta {
   condition?: Trace["condition"];
   /** Fault layer or other wrapper around the raw invoke. Default: none. */
   wrap?: (inner: Invoke) => Invoke;
+  /** How the episode's database is isolated (connection.ts). Default: `copy`. */
+  isolation?: Isolation;
 }
 
 /** What one action did: the events it recorded (scheduled events it fired included). */
@@ -64,6 +67,7 @@ export class EpisodeDriver {
       ...(meta.seed !== undefined ? { seed: meta.seed } : {}),
       ...(meta.condition !== undefined ? { condition: meta.condition } : {}),
       ...(meta.wrap !== undefined ? { wrap: meta.wrap } : {}),
+      ...(meta.isolation !== undefined ? { isolation: meta.isolation } : {}),
     });
     return new EpisodeDriver(episode, task);
   }

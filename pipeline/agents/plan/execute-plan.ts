@@ -35,12 +35,14 @@ function episodeAction(a: PlanAction): EpisodeAction {
 }
 
 /**
- * Perform a plan through the same tools an agent uses, with the scripted customer, on a fresh copy
- * of the task's initial state (validation's EpisodeDriver: the one way episodes are driven). The
+ * Perform a plan through the same tools an agent uses, with the scripted customer, on the task's
+ * initial state (validation's EpisodeDriver: the one way episodes are driven). The
  * episode stays open so callers can read the final state.
  */
 export function executePlan(ctx: DomainContext, task: Task, actions: readonly PlanAction[], meta: { role: Trace["role"]; label?: string }): PlanRun {
-  const driver = EpisodeDriver.open(ctx, task, { role: meta.role, label: meta.label ?? "", seed: ctx.card.generation.seed });
+  // `reuse`: the designer executes thousands of candidate plans on the same state; a pooled
+  // connection rolled back to s0 keeps its prepared statements (connection.ts). Same events either way.
+  const driver = EpisodeDriver.open(ctx, task, { role: meta.role, label: meta.label ?? "", seed: ctx.card.generation.seed, isolation: "reuse" });
   driver.do({ type: "open" });
   const outcomes = actions.map((action): ActionOutcome => {
     const step = driver.do(episodeAction(action));
