@@ -521,3 +521,69 @@ describe("words", () => {
     expect([sameWord("beneficiaries", "beneficiary"), sameWord("entry", "entries"), sameWord("entry", "enter")]).toEqual([true, true, false]);
   });
 });
+
+const LEDGER = `# Depot Manual
+
+## 1. Enquiries
+
+| Function | Parameters | Returns |
+|---|---|---|
+| \`get_client\` | client_id | name, loyalty_status, credit_status |
+| \`get_wallet\` | wallet_id | client_id, balance, minimum_balance |
+| \`get_payout\` | payout_id | client_id, source_wallet_id, amount, status |
+| \`get_invoice\` | invoice_id | client_id, status, audited_at |
+| \`get_van\` | van_id | status, serviced_at |
+
+## 2. Actions
+
+### \`send_payout\`
+Sends a payout at once and debits the source wallet. Parameter: payout_id. Refusals:
+- "The payout would take the source wallet below its minimum balance. Top the wallet up first."
+- "The payout would overdraw the source wallet."
+
+### \`refund_payout\`
+Returns a payout to its client; credits the source wallet. Parameter: payout_id.
+
+### \`archive_invoice\`
+Archives a closed invoice. Parameter: invoice_id. Refusals: "Only a closed invoice can be archived."
+
+### \`audit_invoice\`
+Checks an invoice line by line. Parameter: invoice_id. Returns: invoice_id, audited_at.
+
+### \`service_van\`
+Logs a service of a van. Parameter: van_id. Returns: van_id, serviced_at.
+
+### \`grant_credit\`
+Grants a credit line. Parameters: client_id; amount (number). Refusals:
+- "No credit line while the client's loyalty review is overdue."
+`;
+
+describe("money between rows, stamps, the function's verb on its row, status columns named in a refusal", () => {
+  const d = draft(LEDGER);
+
+  it("'debits the source wallet' / 'credits the source wallet': the balance of the row the call's row points at, by the row's amount", () => {
+    expect(d.op("send_payout").effects).toEqual([{ sql: "UPDATE wallets SET balance = balance - (SELECT amount FROM payouts WHERE payout_id = :payout_id) WHERE wallet_id = (SELECT source_wallet_id FROM payouts WHERE payout_id = :payout_id)" }]);
+    expect(d.op("refund_payout").effects).toEqual([{ sql: "UPDATE wallets SET balance = balance + (SELECT amount FROM payouts WHERE payout_id = :payout_id) WHERE wallet_id = (SELECT source_wallet_id FROM payouts WHERE payout_id = :payout_id)" }]);
+  });
+
+  it("'would take the source wallet below its minimum balance' / 'would overdraw the source wallet'", () => {
+    expect(d.pcs("send_payout")).toEqual([
+      { message: "The payout would take the source wallet below its minimum balance. Top the wallet up first.", sql: "SELECT COUNT(*) = 1 FROM payouts x JOIN wallets r ON r.wallet_id = x.source_wallet_id WHERE x.payout_id = :payout_id AND r.balance - x.amount >= r.minimum_balance" },
+      { message: "The payout would overdraw the source wallet.", sql: "SELECT COUNT(*) = 1 FROM payouts x JOIN wallets r ON r.wallet_id = x.source_wallet_id WHERE x.payout_id = :payout_id AND r.balance - x.amount >= 0" },
+    ]);
+  });
+
+  it("'Archives a closed invoice' (archive_invoice): the row ends in the participle the text uses; never a made-up form ('sended')", () => {
+    expect(d.op("archive_invoice").transition).toMatchObject({ table: "invoices", column: "status", from: "closed", to: "archived" });
+    expect(d.set.tables.find((t) => t.name === "payouts")?.statuses).not.toContain("sended");
+  });
+
+  it("a returned time column named by the participle of a word of the function's name takes the call's time", () => {
+    expect(d.op("audit_invoice").effects).toEqual([{ update: "invoices", set: { audited_at: ":now" } }]);
+    expect(d.op("service_van").effects).toEqual([{ update: "vans", set: { serviced_at: ":now" } }]);
+  });
+
+  it("'No … while the client's loyalty review is overdue': the `loyalty_status` column is not that value", () => {
+    expect(d.pcs("grant_credit")).toEqual([{ message: "No credit line while the client's loyalty review is overdue.", in_state: "clients", where: { loyalty_status: { not: "overdue" } } }]);
+  });
+});

@@ -4,7 +4,8 @@ import type { ManualFunction } from "./manual-functions.js";
 import type { ManualParam } from "./parse-params.js";
 import { keyName, paramType, typeOfName, type DraftTable, type TableSet } from "./draft-tables.js";
 import { idFromMessage, recogniseRefusal } from "./recognise-refusal.js";
-import { readEffects } from "./effect-sentences.js";
+import { prose, readEffects, stampedColumns } from "./effect-sentences.js";
+import { balanceEffects } from "./balance-sentences.js";
 import { humanise, sameWord } from "./text.js";
 
 /**
@@ -127,6 +128,8 @@ export function draftOperation(f: ManualFunction, set: TableSet, minuteZero: num
         const kept = (f.returns?.fields ?? []).filter((c) => c !== p && c.endsWith(`_${p}`) && set.column(t, c));
         if (kept.length === 1 && !read.sets.some((x) => x.column === kept[0])) read.sets.push({ column: kept[0] as string, value: `:${p}` });
       }
+      // "Returns: …, screened_at" of `record_infection_screen`: the row keeps the time of the call.
+      for (const c of stampedColumns(f.name, f.returns?.fields ?? [], t)) if (!read.sets.some((x) => x.column === c)) read.sets.push({ column: c, value: ":now" });
       // "Allocate an ED space … to a patient" taking bed_id and returning the row's bed_id: the row now references it.
       for (const p of names) {
         if (p === t.key || !set.tableOfKey(p) || set.tableOfKey(p) === set.customer || !set.column(t, p) || !(f.returns?.fields ?? []).includes(p)) continue;
@@ -151,7 +154,11 @@ export function draftOperation(f: ManualFunction, set: TableSet, minuteZero: num
         const clauses = op.clauses.get(pc.id);
         if (clauses) op.clauses.set(pc.id, clauses);
       } else if (params[t.key]) op.effects.push({ update: t.name, set: set2 });
-    } else if (!made && !/^(?:propose|offer|request_\w*authori[sz]ation)/.test(f.name)) {
+    }
+    // "Both debit the account": the balance of the row it points at.
+    const moved = params[t.key] ? balanceEffects(prose(f.text), t, set, t.key) : [];
+    op.effects.push(...moved);
+    if (read.sets.length === 0 && moved.length === 0 && !made && !/^(?:propose|offer|request_\w*authori[sz]ation)/.test(f.name)) {
       review.push({ kind: "effect", subject, what: `the manual does not say what ${f.name} changes in a sentence the drafter reads ("sets …", "… becomes …"): add its effects`, where: [place(f, f.description || f.name)] });
     }
   }

@@ -1,5 +1,7 @@
 import type { PreconditionSource } from "../../schemas/world-source.js";
 import type { DraftTable, TableSet } from "./draft-tables.js";
+import { balanceRefusal } from "./balance-sentences.js";
+import { refusalShape } from "./refusal-shapes.js";
 import { amountIn, contentWords, isIdentifier, nameScore, sameWord, snake, splitTop, words } from "./text.js";
 
 /**
@@ -28,7 +30,7 @@ export type Recognised = Omit<PreconditionSource, "id" | "message" | "rule"> & {
 const NEGATIVE = /^(?:un|non|in)[a-z]+ed$/;
 
 /** The table a phrase names (`the beneficiary`, `bed request`), by its noun. */
-function tableNamed(set: TableSet, phrase: string): DraftTable | null {
+export function tableNamed(set: TableSet, phrase: string): DraftTable | null {
   const ws = words(phrase);
   let best: DraftTable | null = null;
   let bestLen = 0;
@@ -212,7 +214,7 @@ export function recogniseRefusal(message: string, ctx: OpContext): Recognised | 
       return { limit: t.name, value: `:${p}`, [c]: column, idHint: `${p}_${c}_${column}` };
     }
   }
-  return recogniseState(message, ctx, t, key);
+  return recogniseState(message, ctx, t, key) ?? balanceRefusal(firstClause(message), t, set, key) ?? refusalShape(firstClause(message), ctx, t);
 }
 
 /** The parameter holding the key of table `r`, if the call has one. */
