@@ -587,3 +587,48 @@ describe("money between rows, stamps, the function's verb on its row, status col
     expect(d.pcs("grant_credit")).toEqual([{ message: "No credit line while the client's loyalty review is overdue.", in_state: "clients", where: { loyalty_status: { not: "overdue" } } }]);
   });
 });
+
+const HOTEL = `# Front Desk Manual
+
+## 1. Enquiries
+
+| Function | Parameters | Returns |
+|---|---|---|
+| \`get_stay\` | stay_id | guest, status, room_id, checked_in_at, keycard_issued_at |
+| \`get_room\` | room_id | floor, status (vacant, occupied, cleaning, closed) |
+
+## 2. Actions
+
+### \`hold_stay\`
+Puts a stay on hold for review; status becomes held_review. Parameter: stay_id.
+
+### \`issue_keycard\`
+Encodes a keycard for the stay. Parameter: stay_id. Returns: stay_id, keycard_issued_at.
+
+### \`move_guest\`
+Gives a guest another room. Moving a guest frees the room they leave (it goes to cleaning).
+Parameters: stay_id; room_id — guest room number from the floor plan. Refusals:
+- "The stay is held by fraud review. Call the duty manager."
+- "Issue the keycard with issue_keycard before the guest moves."
+
+### \`close_stay\`
+Closes a stay and sends the guest room number it leaves to cleaning. Parameter: stay_id.
+`;
+
+describe("held states, what another function records, the row left behind", () => {
+  const d = draft(HOTEL);
+
+  it("'The stay is held by fraud review': not in the one state that starts with the participle", () => {
+    expect(d.pcs("move_guest")[0]).toEqual({ message: "The stay is held by fraud review. Call the duty manager.", in_state: "stays", where: { status: { not: "held_review" } } });
+  });
+
+  it("'Issue the keycard with issue_keycard before …': the time column that function stamps on the row is filled", () => {
+    expect(d.pcs("move_guest")[1]).toEqual({ message: "Issue the keycard with issue_keycard before the guest moves.", in_state: "stays", where: { keycard_issued_at: { not: null } } });
+  });
+
+  it("'frees the room they leave (it goes to cleaning)' / 'sends the guest room number it leaves to cleaning': the row pointed at before the call", () => {
+    const left = "UPDATE rooms SET status = 'cleaning' WHERE room_id = (SELECT room_id FROM stays WHERE stay_id = :stay_id)";
+    expect(d.op("move_guest").effects[0]).toEqual({ sql: left });
+    expect(d.op("close_stay").effects).toEqual([{ sql: left }]);
+  });
+});

@@ -3,9 +3,10 @@ import type { ReviewItem } from "../../schemas/world-review.js";
 import type { ManualFunction } from "./manual-functions.js";
 import type { ManualParam } from "./parse-params.js";
 import { keyName, paramType, typeOfName, type DraftTable, type TableSet } from "./draft-tables.js";
-import { idFromMessage, recogniseRefusal } from "./recognise-refusal.js";
+import { idFromMessage, recogniseRefusal, type OpContext } from "./recognise-refusal.js";
 import { prose, readEffects, stampedColumns } from "./effect-sentences.js";
 import { balanceEffects } from "./balance-sentences.js";
+import { leftRowEffects, tableAliases } from "./left-rows.js";
 import { humanise, sameWord } from "./text.js";
 
 /**
@@ -63,7 +64,14 @@ function uniqueId(taken: Set<string>, id: string): string {
 }
 
 /** Draft one operation (approvals and rules are added afterwards, across operations). */
-export function draftOperation(f: ManualFunction, set: TableSet, minuteZero: number | null, review: Pending[]): DraftOperation {
+/** What the first drafting pass knows across functions: what each writes, other words for each table. */
+export interface Across {
+  written?: OpContext["written"];
+  aliases?: ReadonlyMap<string, string[][]>;
+}
+
+export function draftOperation(f: ManualFunction, set: TableSet, minuteZero: number | null, review: Pending[], across: Across = {}): DraftOperation {
+  const written = across.written;
   const subject = `operation ${f.name}`;
   const params: OperationSource["params"] = {};
   for (const p of f.params ?? []) {
@@ -100,7 +108,7 @@ export function draftOperation(f: ManualFunction, set: TableSet, minuteZero: num
   const t = f.access === "read" && /^(?:list|find|search)_/.test(f.name) ? null : subjectOf(names, set);
   const op: DraftOperation = { name: f.name, description: f.description || humanise(f.name), side: f.side, access: f.access, params, preconditions: [], effects: [], result: null, rules: [], table: t, fn: f, clauses: new Map() };
   const ids = new Set<string>();
-  const ctx = { table: t, params: names.map((n) => ({ name: n, source: params[n]?.source, type: params[n]?.type })), set, minuteZero };
+  const ctx: OpContext = { table: t, params: names.map((n) => ({ name: n, source: params[n]?.source, type: params[n]?.type })), set, minuteZero, ...(written ? { written } : {}) };
   for (const r of f.refusals) {
     const rec = recogniseRefusal(r.message, ctx);
     if (!rec) {
@@ -158,6 +166,10 @@ export function draftOperation(f: ManualFunction, set: TableSet, minuteZero: num
     // "Both debit the account": the balance of the row it points at.
     const moved = params[t.key] ? balanceEffects(prose(f.text), t, set, t.key) : [];
     op.effects.push(...moved);
+    // "frees the room they leave (it goes to cleaning)": before the row points elsewhere.
+    const left = params[t.key] ? leftRowEffects(prose(f.text), t, set, t.key, across.aliases ?? new Map()) : [];
+    op.effects.unshift(...left);
+    moved.push(...left);
     if (read.sets.length === 0 && moved.length === 0 && !made && !/^(?:propose|offer|request_\w*authori[sz]ation)/.test(f.name)) {
       review.push({ kind: "effect", subject, what: `the manual does not say what ${f.name} changes in a sentence the drafter reads ("sets …", "… becomes …"): add its effects`, where: [place(f, f.description || f.name)] });
     }
@@ -193,8 +205,15 @@ function createdRow(f: ManualFunction, t: DraftTable | null, set: TableSet, name
 
 /** Draft every function, twice: the states one function's messages name ("a released payment") are then known when an earlier one is read ("has not been released"). */
 export function draftOperations(functions: readonly ManualFunction[], set: TableSet, minuteZero: number | null, review: Pending[]): DraftOperation[] {
-  for (const f of functions) draftOperation(f, set, minuteZero, []);
-  return functions.map((f) => draftOperation(f, set, minuteZero, review));
+  const written = new Map<string, { table: string; columns: string[] }>();
+  const aliases = tableAliases(functions, set);
+  for (const f of functions) {
+    const op = draftOperation(f, set, minuteZero, [], { aliases });
+    const own = op.table ? op.effects.filter((e) => e.update === op.table?.name).flatMap((e) => Object.keys(e.set ?? {})) : [];
+    const moved = op.transition ? [op.transition.column, ...Object.keys(op.transition.set ?? {})] : [];
+    if (op.table && own.length + moved.length > 0) written.set(f.name, { table: op.table.name, columns: [...own, ...moved] });
+  }
+  return functions.map((f) => draftOperation(f, set, minuteZero, review, { written, aliases }));
 }
 
 function resultOf(f: ManualFunction, op: DraftOperation, set: TableSet, review: Pending[]): OperationSource["result"] {

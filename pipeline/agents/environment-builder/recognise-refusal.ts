@@ -23,6 +23,8 @@ export interface OpContext {
   params: ReadonlyArray<{ name: string; source?: string; type?: string }>;
   set: TableSet;
   minuteZero: number | null;
+  /** What each function writes on its own row (from the first drafting pass): "Record … with `fn` first". */
+  written?: ReadonlyMap<string, { table: string; columns: string[] }>;
 }
 
 export type Recognised = Omit<PreconditionSource, "id" | "message" | "rule"> & { idHint: string; hidden?: string };

@@ -7,7 +7,11 @@ import { sameWord, words } from "./text.js";
  * of the message, as recognise-refusal.ts cuts it):
  *
  * - "No <action> while the <thing>'s <…> review is overdue": the thing's `<…>_status` column the
- *   words name is not that value (the thing is the call's row, or a row the call has the key of).
+ *   words name is not that value (the thing is the call's row, or a row the call has the key of);
+ * - "The order is held by fraud review": not in the one state that is that participle (`held`,
+ *   `held_review`);
+ * - "Log the inspection with log_inspection before …": the column that function writes on this row
+ *   (its time column, or its only column) is filled.
  */
 
 /** The `<x>_status` column of `r` whose words (before `_status`) the phrase all says. */
@@ -20,7 +24,33 @@ function statusColumnNamed(r: DraftTable, phrase: string): string | null {
   return hits.length === 1 ? (hits[0] as { name: string }).name : null;
 }
 
+/** The one state of `r` that is the participle or starts with it (`held` → held_review). */
+function stateOf(r: DraftTable, participle: string): string | null {
+  const hits = r.statuses.filter((v) => v === participle || v.startsWith(`${participle}_`));
+  return hits.length === 1 ? (hits[0] as string) : null;
+}
+
 export function refusalShape(clause: string, ctx: OpContext, t: DraftTable): Recognised | null {
+  // "The order is held by fraud review": the row (or the row the call keys) is not in its held_… state.
+  const heldBy = /^The ([a-z][a-z -]*?) is ([a-z]{3,}) (?:by|for|under|pending)\b[^;]*$/i.exec(clause);
+  if (heldBy) {
+    const r = tableNamed(ctx.set, heldBy[1] as string);
+    const value = r ? stateOf(r, (heldBy[2] as string).toLowerCase()) : null;
+    if (r && value) {
+      const where = { [ctx.set.stateColumn(r)]: { not: value } };
+      if (r === t) return { in_state: t.name, where, idHint: `not_${value}` };
+      const own = ctx.params.find((p) => p.name === r.key || ctx.set.tableOfKey(p.name) === r)?.name;
+      if (own) return { in_state: r.name, ...(own !== r.key ? { param: own } : {}), where, idHint: `not_${value}` };
+    }
+  }
+  // "Log the inspection with log_inspection before …" / "… with `log_inspection` first": what that function writes on this row is there.
+  const first = /^[A-Z][a-z]+ (?:the |a |an )?[a-z][a-z -]*? with `?([a-z][a-z0-9]*_[a-z0-9_]+)`? (?:before|first)\b/i.exec(clause);
+  const w = first ? ctx.written?.get(first[1] as string) : undefined;
+  if (w && w.table === t.name) {
+    const times = w.columns.filter((c) => /_at$/.test(c));
+    const col = times.length === 1 ? times[0] : w.columns.length === 1 ? w.columns[0] : undefined;
+    if (col) return { in_state: t.name, where: { [col]: { not: null } }, idHint: `${col.replace(/_at$/, "")}` };
+  }
   const whileIs = /^No [a-z][a-z -]*? while (?:the|this) ([a-z][a-z ]*?)['’]s ([a-z][a-z -]*?) (?:is|are) ([a-z_]+)$/i.exec(clause);
   if (whileIs) {
     const r = tableNamed(ctx.set, whileIs[1] as string);
