@@ -632,3 +632,40 @@ describe("held states, what another function records, the row left behind", () =
     expect(d.op("close_stay").effects).toEqual([{ sql: left }]);
   });
 });
+
+const CLUB = `# Club Desk Manual
+
+## 1. Enquiries
+
+| Function | Parameters | Returns |
+|---|---|---|
+| \`get_client\` | client_id | name |
+| \`get_visit\` | visit_id | client_id, fitness_level, locker_id, status |
+| \`get_locker\` | locker_id | status |
+| \`get_voucher\` | voucher_id | visit_id, status (issued, used), expires_at |
+
+## 2. Actions
+
+### \`give_locker\`
+Gives a locker to a visit. Parameters: visit_id; locker_id — changing-room locker number.
+
+### \`upgrade_visit\`
+Upgrades a visit. Parameter: visit_id. Refusals:
+- "Only a level 3 client who has not been assigned a changing-room locker can be upgraded."
+
+### \`redeem_voucher\`
+Redeems a voucher on a visit. Parameters: visit_id; voucher_id. Refusals:
+- "The voucher is not an issued, unexpired voucher for this visit; an expired voucher is never reused."
+`;
+
+describe("numbered rows without a thing yet, and a valid row of another thing for this row", () => {
+  const d = draft(CLUB);
+
+  it("'Only a level 3 client who has not been assigned a changing-room locker': the number column and no reference to that thing (named by a key parameter's description)", () => {
+    expect(d.pcs("upgrade_visit")).toEqual([{ message: "Only a level 3 client who has not been assigned a changing-room locker can be upgraded.", in_state: "visits", where: { fitness_level: 3, locker_id: null } }]);
+  });
+
+  it("'The voucher is not an issued, unexpired voucher for this visit': its state, its expiry ahead, and this row's", () => {
+    expect(d.pcs("redeem_voucher")).toEqual([{ message: "The voucher is not an issued, unexpired voucher for this visit; an expired voucher is never reused.", sql: "SELECT COUNT(*) = 1 FROM vouchers WHERE voucher_id = :voucher_id AND status = 'issued' AND expires_at > :now AND visit_id = :visit_id" }]);
+  });
+});

@@ -108,7 +108,7 @@ export function draftOperation(f: ManualFunction, set: TableSet, minuteZero: num
   const t = f.access === "read" && /^(?:list|find|search)_/.test(f.name) ? null : subjectOf(names, set);
   const op: DraftOperation = { name: f.name, description: f.description || humanise(f.name), side: f.side, access: f.access, params, preconditions: [], effects: [], result: null, rules: [], table: t, fn: f, clauses: new Map() };
   const ids = new Set<string>();
-  const ctx: OpContext = { table: t, params: names.map((n) => ({ name: n, source: params[n]?.source, type: params[n]?.type })), set, minuteZero, ...(written ? { written } : {}) };
+  const ctx: OpContext = { table: t, params: names.map((n) => ({ name: n, source: params[n]?.source, type: params[n]?.type })), set, minuteZero, ...(written ? { written } : {}), ...(across.aliases ? { aliases: across.aliases } : {}) };
   for (const r of f.refusals) {
     const rec = recogniseRefusal(r.message, ctx);
     if (!rec) {

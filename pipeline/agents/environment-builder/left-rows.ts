@@ -26,7 +26,7 @@ export function tableAliases(functions: readonly ManualFunction[], set: TableSet
   return out;
 }
 
-function names(phrase: string, r: DraftTable, set: TableSet, aliases: ReadonlyMap<string, string[][]>): boolean {
+export function namesTable(phrase: string, r: DraftTable, set: TableSet, aliases: ReadonlyMap<string, string[][]>): boolean {
   if (tableNamed(set, phrase) === r) return true;
   const ws = words(phrase).filter((w) => !ARTICLES.has(w));
   return ws.length > 0 && (aliases.get(r.name) ?? []).some((note) => ws.every((w) => note.includes(w)));
@@ -39,7 +39,7 @@ export function leftRowEffects(text: string, t: DraftTable, set: TableSet, key: 
   for (const m of text.matchAll(re)) {
     const value = (m[2] ?? m[3]) as string;
     const refs = t.columns.filter((c) => c.references);
-    const hits = refs.map((c) => ({ c, r: set.tables.find((x) => `${x.name}.${x.key}` === c.references) })).filter((x): x is { c: (typeof refs)[number]; r: DraftTable } => x.r !== undefined && x.r !== t && names(m[1] as string, x.r, set, aliases));
+    const hits = refs.map((c) => ({ c, r: set.tables.find((x) => `${x.name}.${x.key}` === c.references) })).filter((x): x is { c: (typeof refs)[number]; r: DraftTable } => x.r !== undefined && x.r !== t && namesTable(m[1] as string, x.r, set, aliases));
     if (hits.length !== 1) continue;
     const { c, r } = hits[0] as { c: (typeof refs)[number]; r: DraftTable };
     if (!r.statuses.includes(value)) continue;

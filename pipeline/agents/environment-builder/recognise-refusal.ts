@@ -25,6 +25,8 @@ export interface OpContext {
   minuteZero: number | null;
   /** What each function writes on its own row (from the first drafting pass): "Record … with `fn` first". */
   written?: ReadonlyMap<string, { table: string; columns: string[] }>;
+  /** Other words for each table: the descriptions of parameters keyed to it (left-rows.ts). */
+  aliases?: ReadonlyMap<string, string[][]>;
 }
 
 export type Recognised = Omit<PreconditionSource, "id" | "message" | "rule"> & { idHint: string; hidden?: string };

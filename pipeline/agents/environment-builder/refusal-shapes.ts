@@ -1,5 +1,6 @@
 import type { DraftTable } from "./draft-tables.js";
 import { tableNamed, type OpContext, type Recognised } from "./recognise-refusal.js";
+import { namesTable } from "./left-rows.js";
 import { sameWord, words } from "./text.js";
 
 /**
@@ -11,7 +12,11 @@ import { sameWord, words } from "./text.js";
  * - "The order is held by fraud review": not in the one state that is that participle (`held`,
  *   `held_review`);
  * - "Log the inspection with log_inspection before …": the column that function writes on this row
- *   (its time column, or its only column) is filled.
+ *   (its time column, or its only column) is filled;
+ * - "Only a level 3 member who has not been assigned a locker can …": the number column the word
+ *   names has that value, and the row's reference to that thing (named by its noun or by the
+ *   descriptions of parameters keyed to it) is empty;
+ * - "The voucher is not an issued, unexpired voucher for this order": see validFor.
  */
 
 /** The `<x>_status` column of `r` whose words (before `_status`) the phrase all says. */
@@ -63,5 +68,46 @@ export function refusalShape(clause: string, ctx: OpContext, t: DraftTable): Rec
       if (own) return { in_state: r.name, ...(own !== r.key ? { param: own } : {}), where, idHint: `${col}_not_${value}` };
     }
   }
-  return null;
+  // "Only a level 3 member who has not been assigned a locker can …": the number column the word names, and no row of that thing yet.
+  const numbered = /^Only an? ([a-z]+) (\d+) ([a-z]+)(?: (?:who|that|which) (?:has|have) not been (?:given|assigned|allocated) an? ([a-z][a-z -]*?))? (?:can|may|is|are)\b/i.exec(clause);
+  const noun = numbered ? tableNamed(ctx.set, numbered[3] as string) : null;
+  if (numbered && noun && (noun === t || (noun === ctx.set.customer && t.owner))) {
+    const cols = t.columns.filter((c) => (c.type === "integer" || c.type === "real") && c.name.split("_").some((w) => sameWord(w, numbered[1] as string)));
+    const refs = numbered[4] ? t.columns.filter((c) => ctx.set.tables.some((r) => r !== t && `${r.name}.${r.key}` === c.references && namesTable(numbered[4] as string, r, ctx.set, ctx.aliases ?? new Map()))) : [];
+    if (cols.length === 1 && (!numbered[4] || refs.length === 1)) {
+      const col = (cols[0] as { name: string }).name;
+      const where: Record<string, number | null> = { [col]: Number(numbered[2]) };
+      if (refs[0]) where[refs[0].name] = null;
+      return { in_state: t.name, where, idHint: `${col}_${numbered[2]}${refs[0] ? `_no_${refs[0].name.replace(/_id$/, "")}` : ""}` };
+    }
+  }
+  return validFor(clause, ctx, t);
+}
+
+/**
+ * "The voucher is not an issued, unexpired voucher for this order": the row of that thing the call
+ * keys is in each state the words name, each "un…ed" word is a time column still ahead
+ * (`unexpired` → expires_at > now), and it belongs to this row.
+ */
+function validFor(clause: string, ctx: OpContext, t: DraftTable): Recognised | null {
+  const m = /^The ([a-z][a-z -]*?) is not an? ([a-z][a-z, -]*?) for this ([a-z]+)$/i.exec(clause);
+  if (!m) return null;
+  const r = tableNamed(ctx.set, m[1] as string);
+  if (!r || r === t || !(tableNamed(ctx.set, m[3] as string) === t || (ctx.set.customer && tableNamed(ctx.set, m[3] as string) === ctx.set.customer && t.owner))) return null;
+  const param = ctx.params.find((p) => p.name === r.key || ctx.set.tableOfKey(p.name) === r)?.name;
+  const key = ctx.params.find((p) => p.name === t.key)?.name;
+  const via = r.columns.find((c) => c.references === `${t.name}.${t.key}`)?.name;
+  if (!param || !key || !via) return null;
+  const nounWords = r.noun.split("_");
+  const adjectives = words(m[2] as string).filter((w) => !nounWords.some((n) => sameWord(n, w)));
+  const conds: string[] = [];
+  for (const a of adjectives) {
+    const un = /^un([a-z]+?)e?d$/.exec(a);
+    const time = un ? [`${un[1]}es_at`, `${un[1]}s_at`, `${un[1]}_at`, `${un[1]}ed_at`].find((c) => r.columns.some((x) => x.name === c)) : undefined;
+    if (r.statuses.includes(a)) conds.push(`${ctx.set.stateColumn(r)} = '${a}'`);
+    else if (time) conds.push(`${time} > :now`);
+    else return null;
+  }
+  if (conds.length === 0) return null;
+  return { sql: `SELECT COUNT(*) = 1 FROM ${r.name} WHERE ${r.key} = :${param} AND ${conds.join(" AND ")} AND ${via} = :${key}`, idHint: `${r.noun}_valid` };
 }
