@@ -669,3 +669,32 @@ describe("numbered rows without a thing yet, and a valid row of another thing fo
     expect(d.pcs("redeem_voucher")).toEqual([{ message: "The voucher is not an issued, unexpired voucher for this visit; an expired voucher is never reused.", sql: "SELECT COUNT(*) = 1 FROM vouchers WHERE voucher_id = :voucher_id AND status = 'issued' AND expires_at > :now AND visit_id = :visit_id" }]);
   });
 });
+
+const SHOP = `# Order Desk Manual
+
+## 1. Enquiries
+
+| Function | Parameters | Returns |
+|---|---|---|
+| \`get_order\` | order_id | total, status |
+
+## 2. Payments
+
+\`take_payment\` — takes the payment of an order. Parameters: order_id.
+
+| Message | Cause |
+|---|---|
+| The order is not awaiting payment | Already paid or cancelled |
+
+### \`refund_order\`
+Refunds an order. Parameter: order_id. Refusals: "The order is not refundable (already refunded or cancelled)."
+`;
+
+describe("states a refusal lists as the reason", () => {
+  const d = draft(SHOP);
+
+  it("'is not awaiting payment' with the Cause 'Already paid or cancelled', or '(already refunded or cancelled)' in the message: not in those states", () => {
+    expect(d.pcs("take_payment")).toEqual([{ message: "The order is not awaiting payment", in_state: "orders", where: { status: { not: ["paid", "cancelled"] } } }]);
+    expect(d.pcs("refund_order")).toEqual([{ message: "The order is not refundable (already refunded or cancelled).", in_state: "orders", where: { status: { not: ["refunded", "cancelled"] } } }]);
+  });
+});

@@ -110,7 +110,7 @@ export function draftOperation(f: ManualFunction, set: TableSet, minuteZero: num
   const ids = new Set<string>();
   const ctx: OpContext = { table: t, params: names.map((n) => ({ name: n, source: params[n]?.source, type: params[n]?.type })), set, minuteZero, ...(written ? { written } : {}), ...(across.aliases ? { aliases: across.aliases } : {}) };
   for (const r of f.refusals) {
-    const rec = recogniseRefusal(r.message, ctx);
+    const rec = recogniseRefusal(r.message, ctx, r.cause);
     if (!rec) {
       review.push({ kind: "precondition", subject, what: `refusal "${r.message}" needs its condition: add a precondition with this message (a shorthand such as in_state, limit or referenced, or sql)`, where: [place(f, r.message, r.line)] });
       continue;

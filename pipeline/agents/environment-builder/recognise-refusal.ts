@@ -117,7 +117,7 @@ function comparatorBefore(text: string): Comparator | null {
 }
 
 /** Recognise the precondition a refusal message states (see the module comment). */
-export function recogniseRefusal(message: string, ctx: OpContext): Recognised | null {
+export function recogniseRefusal(message: string, ctx: OpContext, cause?: string): Recognised | null {
   const { set, table: t } = ctx;
   const none = /^No ([a-z][a-z -]*?) with this\b/i.exec(message);
   if (none) {
@@ -218,7 +218,7 @@ export function recogniseRefusal(message: string, ctx: OpContext): Recognised | 
       return { limit: t.name, value: `:${p}`, [c]: column, idHint: `${p}_${c}_${column}` };
     }
   }
-  return recogniseState(message, ctx, t, key) ?? balanceRefusal(firstClause(message), t, set, key) ?? refusalShape(firstClause(message), ctx, t);
+  return recogniseState(message, ctx, t, key) ?? balanceRefusal(firstClause(message), t, set, key) ?? refusalShape(message, ctx, t, cause);
 }
 
 /** The parameter holding the key of table `r`, if the call has one. */
@@ -227,7 +227,7 @@ function keyParam(ctx: OpContext, r: DraftTable): string | null {
 }
 
 /** The first clause of a message (before a `;` or the end of its first sentence): what is refused, not the advice after it. */
-function firstClause(message: string): string {
+export function firstClause(message: string): string {
   return (message.split(/;\s*|\.\s+(?=[A-Z])/)[0] ?? message).replace(/\s*\([^)]*\)\s*\.?$/, "").replace(/\.$/, "");
 }
 

@@ -1,12 +1,15 @@
 import type { DraftTable } from "./draft-tables.js";
-import { tableNamed, type OpContext, type Recognised } from "./recognise-refusal.js";
+import { firstClause, tableNamed, type OpContext, type Recognised } from "./recognise-refusal.js";
 import { namesTable } from "./left-rows.js";
 import { sameWord, words } from "./text.js";
 
 /**
  * Refusal sentences about a status column of the row or of the row it belongs to (the first clause
- * of the message, as recognise-refusal.ts cuts it):
+ * of the message, as recognise-refusal.ts cuts it, unless said otherwise):
  *
+ * - "The order is not awaiting payment (already paid or cancelled)" (the whole message, or the
+ *   message and its Cause cell "Already paid or cancelled"): not in the states listed (participles
+ *   become states, as "is not verified" does);
  * - "No <action> while the <thing>'s <…> review is overdue": the thing's `<…>_status` column the
  *   words name is not that value (the thing is the call's row, or a row the call has the key of);
  * - "The order is held by fraud review": not in the one state that is that participle (`held`,
@@ -35,7 +38,23 @@ function stateOf(r: DraftTable, participle: string): string | null {
   return hits.length === 1 ? (hits[0] as string) : null;
 }
 
-export function refusalShape(clause: string, ctx: OpContext, t: DraftTable): Recognised | null {
+export function refusalShape(message: string, ctx: OpContext, t: DraftTable, cause?: string): Recognised | null {
+  const clause = firstClause(message);
+  // "The order is not awaiting payment (already paid or cancelled)", or that message with the Cause "Already paid or cancelled": not in the states listed.
+  const reason = /^already\b/i.test(cause ?? "") ? `${clause} (${(cause as string).replace(/\.$/, "")})` : message;
+  const already = /^The ([a-z][a-z -]*?) (?:is|are) not [a-z][a-z -]*? \(already ([a-z]+(?:, [a-z]+)*,? or [a-z]+)\)/i.exec(reason);
+  if (already) {
+    const r = tableNamed(ctx.set, already[1] as string);
+    const states = (already[2] as string).split(/,\s*(?:or\s+)?|\s+or\s+/).map((v) => v.trim().toLowerCase()).filter((v) => v.length > 0);
+    const own = r === t ? t.key : r ? ctx.params.find((p) => p.name === r.key || ctx.set.tableOfKey(p.name) === r)?.name : undefined;
+    // After "already" every word is a state the row is in ("paid", "cancelled").
+    if (r && own && states.every((v) => v.length >= 3)) {
+      for (const v of states) ctx.set.addStatus(r, v);
+      const where = { [ctx.set.stateColumn(r)]: { not: states } };
+      if (r === t) return { in_state: t.name, where, idHint: `${t.noun}_not_${states.join("_or_")}` };
+      return { in_state: r.name, ...(own !== r.key ? { param: own } : {}), where, idHint: `${r.noun}_not_${states.join("_or_")}` };
+    }
+  }
   // "The order is held by fraud review": the row (or the row the call keys) is not in its held_… state.
   const heldBy = /^The ([a-z][a-z -]*?) is ([a-z]{3,}) (?:by|for|under|pending)\b[^;]*$/i.exec(clause);
   if (heldBy) {
