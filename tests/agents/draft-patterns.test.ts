@@ -698,3 +698,40 @@ describe("states a refusal lists as the reason", () => {
     expect(d.pcs("refund_order")).toEqual([{ message: "The order is not refundable (already refunded or cancelled).", in_state: "orders", where: { status: { not: ["refunded", "cancelled"] } } }]);
   });
 });
+
+const PARCELS = `# Parcel Desk Manual
+
+## 1. Enquiries
+
+| Function | Parameters | Returns |
+|---|---|---|
+| \`get_parcel\` | parcel_id | weight, status |
+| \`get_wallet\` | wallet_id | balance |
+
+## 2. Actions
+
+\`examine_parcel\` — examines a parcel at the bench. Parameters: parcel_id.
+
+| Message | Cause |
+|---|---|
+| The parcel is not awaiting inspection | Already inspected or returned |
+
+### \`move_funds\`
+Internal transfer between two wallets of one client, effective at once. Parameters: from_wallet_id, to_wallet_id, amount.
+`;
+
+describe("what the call does to the row it awaits, transfers between two rows", () => {
+  const d = draft(PARCELS);
+
+  it("'not awaiting inspection' (Already inspected or returned): refused in those states, and the call leaves the row in the one sharing the noun's stem", () => {
+    expect(d.pcs("examine_parcel")).toEqual([{ message: "The parcel is not awaiting inspection", in_state: "parcels", where: { status: { not: ["inspected", "returned"] } } }]);
+    expect(d.op("examine_parcel").effects).toEqual([{ update: "parcels", set: { status: "inspected" } }]);
+  });
+
+  it("'transfer between two wallets' with from_wallet_id, to_wallet_id and one number: a debit and a credit of the balance", () => {
+    expect(d.op("move_funds").effects).toEqual([
+      { sql: "UPDATE wallets SET balance = balance - :amount WHERE wallet_id = :from_wallet_id" },
+      { sql: "UPDATE wallets SET balance = balance + :amount WHERE wallet_id = :to_wallet_id" },
+    ]);
+  });
+});

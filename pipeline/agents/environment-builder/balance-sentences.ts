@@ -13,6 +13,9 @@ import { sameWord, words } from "./text.js";
  *   less the row's amount stays at or above the column "its …" names;
  * - "The payout would overdraw the wallet": refused unless it stays at or above zero.
  *
+ * - "Internal transfer between two wallets" taking from_wallet_id, to_wallet_id and a number: the
+ *   first wallet's balance loses the number, the second's gains it.
+ *
  * Only when every piece is found: one reference column, one `…balance…` column of the other table,
  * one amount column of the row (`amount`, or `<qualifier>_amount`); null otherwise.
  */
@@ -77,4 +80,20 @@ export function balanceRefusal(clause: string, t: DraftTable, set: TableSet, key
     sql: `SELECT COUNT(*) = 1 FROM ${t.name} x JOIN ${ref.r.name} r ON r.${ref.r.key} = x.${ref.via} WHERE x.${t.key} = :${key} AND r.${bal} - x.${amt} >= ${bound}`,
     idHint: below ? `${ref.r.noun}_above_${floor}` : `${ref.r.noun}_covered`,
   };
+}
+
+/** "… transfer between two wallets" with `from_<key>`, `to_<key>` and one number parameter: a debit and a credit of the balance. */
+export function transferEffects(text: string, params: ReadonlyArray<{ name: string; type?: string }>, set: TableSet): EffectSource[] {
+  if (!/\btransfer|\bbetween two\b/i.test(text)) return [];
+  const from = params.find((p) => p.name.startsWith("from_") && set.tableOfKey(p.name));
+  const to = params.find((p) => p.name.startsWith("to_") && set.tableOfKey(p.name));
+  const r = from ? set.tableOfKey(from.name) : null;
+  const numbers = params.filter((p) => p.type === "number" || p.type === "integer");
+  const bal = r ? balanceOf(r) : null;
+  if (!from || !to || !r || set.tableOfKey(to.name) !== r || numbers.length !== 1 || !bal) return [];
+  const n = (numbers[0] as { name: string }).name;
+  return [
+    { sql: `UPDATE ${r.name} SET ${bal} = ${bal} - :${n} WHERE ${r.key} = :${from.name}` },
+    { sql: `UPDATE ${r.name} SET ${bal} = ${bal} + :${n} WHERE ${r.key} = :${to.name}` },
+  ];
 }

@@ -5,8 +5,9 @@ import type { ManualParam } from "./parse-params.js";
 import { keyName, paramType, typeOfName, type DraftTable, type TableSet } from "./draft-tables.js";
 import { idFromMessage, recogniseRefusal, type OpContext } from "./recognise-refusal.js";
 import { prose, readEffects, stampedColumns } from "./effect-sentences.js";
-import { balanceEffects } from "./balance-sentences.js";
+import { balanceEffects, transferEffects } from "./balance-sentences.js";
 import { leftRowEffects, tableAliases } from "./left-rows.js";
+import { awaitedState } from "./refusal-shapes.js";
 import { humanise, sameWord } from "./text.js";
 
 /**
@@ -144,6 +145,12 @@ export function draftOperation(f: ManualFunction, set: TableSet, minuteZero: num
         if (!read.sets.some((x) => x.column === p)) read.sets.push({ column: p, value: `:${p}` });
       }
     }
+    // "The declaration is not awaiting security" (already secured or released): the call secures it.
+    const awaited = f.refusals.map((r) => awaitedState(r.message, r.cause)).find((x) => x !== null);
+    if (awaited && !/^(?:propose|offer|request_\w*authori[sz]ation)/.test(f.name) && !read.sets.some((x) => x.column === set.stateColumn(t))) {
+      set.addStatus(t, awaited);
+      read.sets.unshift({ column: set.stateColumn(t), value: awaited });
+    }
     for (const e of read.elsewhere) review.push({ kind: "effect", subject, what: `"${e.phrase}" becomes ${e.value}: write the effect on that row (which row of which table the manual does not say)`, where: [place(f, `${e.phrase} becomes ${e.value}`)] });
     if (read.sets.length > 0) {
       const set2: Record<string, string | number> = {};
@@ -174,6 +181,8 @@ export function draftOperation(f: ManualFunction, set: TableSet, minuteZero: num
       review.push({ kind: "effect", subject, what: `the manual does not say what ${f.name} changes in a sentence the drafter reads ("sets …", "… becomes …"): add its effects`, where: [place(f, f.description || f.name)] });
     }
   }
+  // "Internal transfer between two wallets" (from_wallet_id, to_wallet_id, amount): whatever row the call is about.
+  if (f.access === "write" && f.side === "agent") op.effects.push(...transferEffects(prose(f.text), ctx.params, set));
   op.result = resultOf(f, op, set, review);
   return op;
 }

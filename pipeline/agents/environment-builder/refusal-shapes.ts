@@ -130,3 +130,21 @@ function validFor(clause: string, ctx: OpContext, t: DraftTable): Recognised | n
   if (conds.length === 0) return null;
   return { sql: `SELECT COUNT(*) = 1 FROM ${r.name} WHERE ${r.key} = :${param} AND ${conds.join(" AND ")} AND ${via} = :${key}`, idHint: `${r.noun}_valid` };
 }
+
+/**
+ * "The order is not awaiting shipment" (Cause "Already shipped or cancelled"): the call does what the
+ * row awaits, so it leaves the row in the listed state that shares the noun's stem (five letters or
+ * more: security → secured). Null when none does.
+ */
+export function awaitedState(message: string, cause?: string): string | null {
+  const noun = /\bis not awaiting (?:a |an |the )?([a-z]+)\b/i.exec(message)?.[1]?.toLowerCase();
+  const list = /\balready ([a-z]+(?:, [a-z]+)*,? or [a-z]+)\b/i.exec(`${message} ${/^already\b/i.test(cause ?? "") ? cause : ""}`)?.[1];
+  if (!noun || !list) return null;
+  const common = (a: string, b: string) => {
+    let i = 0;
+    while (i < a.length && a[i] === b[i]) i++;
+    return i;
+  };
+  const hits = list.split(/,\s*(?:or\s+)?|\s+or\s+/).map((v) => v.trim().toLowerCase()).filter((v) => common(v, noun) >= 5);
+  return hits.length === 1 ? (hits[0] as string) : null;
+}
