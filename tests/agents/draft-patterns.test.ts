@@ -735,3 +735,43 @@ describe("what the call does to the row it awaits, transfers between two rows", 
     ]);
   });
 });
+
+const ORDERS = `# Order Desk Manual
+
+## 1. Enquiries
+
+| Function | Parameters | Returns |
+|---|---|---|
+| \`get_order\` | order_id | total, status, hold_flag |
+
+## 2. Actions
+
+### \`clear_hold\`
+Clears an address query. Parameter: order_id. Refusals: "The order carries no open address query."
+
+### \`report_fraud\`
+Reports an order to the fraud team; status becomes held_fraud. Parameter: order_id. Refusals: "Only an unshipped order with a fraud check hit can be reported."
+
+### \`ship_order\`
+Ships an order; status becomes shipped. Parameter: order_id. Refusals: "The order has an open hold flag (fraud check hit or address query). Clear it first."
+
+### \`change_order\`
+Changes an order. Parameter: order_id. Refusals: "The parcel has been shipped; the order can no longer be changed at the desk."
+`;
+
+describe("flags and states the row can no longer leave", () => {
+  const d = draft(ORDERS);
+
+  it("'has an open hold flag (fraud check hit or address query)': none of the values listed, nothing counting as none", () => {
+    expect(d.pcs("ship_order")).toEqual([{ message: "The order has an open hold flag (fraud check hit or address query). Clear it first.", sql: "SELECT COUNT(*) = 1 FROM orders WHERE order_id = :order_id AND COALESCE(hold_flag, '') NOT IN ('fraud_check_hit', 'address_query')" }]);
+  });
+
+  it("'carries no open address query' / 'Only an unshipped order with a fraud check hit': the flag's known value (read in the first pass)", () => {
+    expect(d.pcs("clear_hold")).toEqual([{ message: "The order carries no open address query.", in_state: "orders", where: { hold_flag: "address_query" } }]);
+    expect(d.pcs("report_fraud")).toEqual([{ message: "Only an unshipped order with a fraud check hit can be reported.", in_state: "orders", where: { status: { not: "shipped" }, hold_flag: "fraud_check_hit" } }]);
+  });
+
+  it("'The parcel has been shipped; the order can no longer be changed': the row is not in that state", () => {
+    expect(d.pcs("change_order")).toEqual([{ message: "The parcel has been shipped; the order can no longer be changed at the desk.", in_state: "orders", where: { status: { not: "shipped" } } }]);
+  });
+});

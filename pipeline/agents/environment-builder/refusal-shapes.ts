@@ -1,6 +1,7 @@
 import type { DraftTable } from "./draft-tables.js";
 import { firstClause, tableNamed, type OpContext, type Recognised } from "./recognise-refusal.js";
 import { namesTable } from "./left-rows.js";
+import { flagRefusal } from "./flag-refusals.js";
 import { sameWord, words } from "./text.js";
 
 /**
@@ -19,7 +20,8 @@ import { sameWord, words } from "./text.js";
  * - "Only a level 3 member who has not been assigned a locker can …": the number column the word
  *   names has that value, and the row's reference to that thing (named by its noun or by the
  *   descriptions of parameters keyed to it) is empty;
- * - "The voucher is not an issued, unexpired voucher for this order": see validFor.
+ * - "The voucher is not an issued, unexpired voucher for this order": see validFor;
+ * - flags and states the row can no longer leave: flag-refusals.ts.
  */
 
 /** The `<x>_status` column of `r` whose words (before `_status`) the phrase all says. */
@@ -100,7 +102,7 @@ export function refusalShape(message: string, ctx: OpContext, t: DraftTable, cau
       return { in_state: t.name, where, idHint: `${col}_${numbered[2]}${refs[0] ? `_no_${refs[0].name.replace(/_id$/, "")}` : ""}` };
     }
   }
-  return validFor(clause, ctx, t);
+  return validFor(clause, ctx, t) ?? flagRefusal(message, ctx, t);
 }
 
 /**
