@@ -775,3 +775,35 @@ describe("flags and states the row can no longer leave", () => {
     expect(d.pcs("change_order")).toEqual([{ message: "The parcel has been shipped; the order can no longer be changed at the desk.", in_state: "orders", where: { status: { not: "shipped" } } }]);
   });
 });
+
+const WALLETS = `# Wallet Desk Manual
+
+## 1. Enquiries
+
+| Function | Parameters | Returns |
+|---|---|---|
+| \`get_client\` | client_id | name |
+| \`get_wallet\` | wallet_id | client_id, currency, balance, status |
+
+## 2. Actions
+
+### \`swap_currency\`
+Quotes a swap. Parameters: client_id, pay_wallet_id, receive_wallet_id. Refusals:
+- "Both wallets must be open wallets of the client in different currencies."
+
+### \`shift_funds\`
+Moves money at once. Parameters: from_wallet_id, to_wallet_id, amount. Refusals:
+- "Shifts are only possible between two different open wallets of the same client in the same currency."
+`;
+
+describe("two rows of one table", () => {
+  const d = draft(WALLETS);
+
+  it("'Both wallets must be open wallets of the client in different currencies'", () => {
+    expect(d.pcs("swap_currency")).toEqual([{ message: "Both wallets must be open wallets of the client in different currencies.", sql: "SELECT COUNT(*) = 1 FROM wallets a JOIN wallets b ON b.wallet_id = :receive_wallet_id WHERE a.wallet_id = :pay_wallet_id AND a.status = 'open' AND b.status = 'open' AND a.client_id = :client_id AND b.client_id = :client_id AND a.currency != b.currency" }]);
+  });
+
+  it("'… only possible between two different open wallets of the same client in the same currency'", () => {
+    expect(d.pcs("shift_funds")).toEqual([{ message: "Shifts are only possible between two different open wallets of the same client in the same currency.", sql: "SELECT COUNT(*) = 1 FROM wallets a JOIN wallets b ON b.wallet_id = :to_wallet_id WHERE a.wallet_id = :from_wallet_id AND a.wallet_id != b.wallet_id AND a.status = 'open' AND b.status = 'open' AND a.client_id = b.client_id AND a.currency = b.currency" }]);
+  });
+});

@@ -2,6 +2,7 @@ import type { PreconditionSource } from "../../schemas/world-source.js";
 import type { DraftTable, TableSet } from "./draft-tables.js";
 import { balanceRefusal } from "./balance-sentences.js";
 import { refusalShape } from "./refusal-shapes.js";
+import { twoRows } from "./two-rows.js";
 import { amountIn, contentWords, isIdentifier, nameScore, sameWord, snake, splitTop, words } from "./text.js";
 
 /**
@@ -132,7 +133,7 @@ export function recogniseRefusal(message: string, ctx: OpContext, cause?: string
     const minute = Number(time[1]) * 60 + Number(time[2]) - ctx.minuteZero;
     return { sql: `SELECT :now < ${minute}`, idHint: `before_${time[1]}${time[2]}` };
   }
-  const clock = clockTime(message, ctx.minuteZero);
+  const clock = clockTime(message, ctx.minuteZero) ?? twoRows(message, ctx);
   if (clock) return clock;
   if (!t) return null;
   const key = ctx.params.find((p) => p.name === t.key)?.name;
