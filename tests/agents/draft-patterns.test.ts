@@ -807,3 +807,26 @@ describe("two rows of one table", () => {
     expect(d.pcs("shift_funds")).toEqual([{ message: "Shifts are only possible between two different open wallets of the same client in the same currency.", sql: "SELECT COUNT(*) = 1 FROM wallets a JOIN wallets b ON b.wallet_id = :to_wallet_id WHERE a.wallet_id = :from_wallet_id AND a.wallet_id != b.wallet_id AND a.status = 'open' AND b.status = 'open' AND a.client_id = b.client_id AND a.currency = b.currency" }]);
   });
 });
+
+const CARDS = `# Loyalty Desk Manual
+
+## 1. Enquiries
+
+| Function | Parameters | Returns |
+|---|---|---|
+| \`get_client\` | client_id | name |
+| \`get_order\` | order_id | client_id, total, status |
+| \`get_loyalty_card\` | loyalty_card_id | holder, points |
+
+## 2. Actions
+
+### \`redeem_points\`
+Pays an order with points. Parameters: order_id, loyalty_card_id. Refusals:
+- "The loyalty card is not held by the client of this order."
+`;
+
+describe("a row of another thing that must belong to the row's owner", () => {
+  it("'The loyalty card is not held by the client of this order': its holder is the order's client", () => {
+    expect(draft(CARDS).pcs("redeem_points")).toEqual([{ message: "The loyalty card is not held by the client of this order.", sql: "SELECT COUNT(*) = 1 FROM loyalty_cards x JOIN orders y ON y.client_id = x.holder WHERE x.loyalty_card_id = :loyalty_card_id AND y.order_id = :order_id" }]);
+  });
+});

@@ -21,6 +21,7 @@ import { sameWord, words } from "./text.js";
  *   names has that value, and the row's reference to that thing (named by its noun or by the
  *   descriptions of parameters keyed to it) is empty;
  * - "The voucher is not an issued, unexpired voucher for this order": see validFor;
+ * - "The loyalty card is not held by the customer of this order": see heldByOwner;
  * - flags and states the row can no longer leave: flag-refusals.ts.
  */
 
@@ -102,7 +103,26 @@ export function refusalShape(message: string, ctx: OpContext, t: DraftTable, cau
       return { in_state: t.name, where, idHint: `${col}_${numbered[2]}${refs[0] ? `_no_${refs[0].name.replace(/_id$/, "")}` : ""}` };
     }
   }
-  return validFor(clause, ctx, t) ?? flagRefusal(message, ctx, t);
+  return validFor(clause, ctx, t) ?? heldByOwner(clause, ctx, t) ?? flagRefusal(message, ctx, t);
+}
+
+/**
+ * "The loyalty card is not held by the customer of this order": the row of that thing the call keys
+ * has, as its holder (its column referencing the owner's table, else its `holder` / `owner` column),
+ * the owner of the call's row.
+ */
+function heldByOwner(clause: string, ctx: OpContext, t: DraftTable): Recognised | null {
+  const m = /^The ([a-z][a-z -]*?) is not (?:held|owned) by the ([a-z]+) of this ([a-z]+)$/i.exec(clause);
+  if (!m) return null;
+  const r = tableNamed(ctx.set, m[1] as string);
+  const owner = tableNamed(ctx.set, m[2] as string);
+  if (!r || r === t || !owner || tableNamed(ctx.set, m[3] as string) !== t) return null;
+  const rowOwner = t.columns.find((c) => c.references === `${owner.name}.${owner.key}`)?.name;
+  const holder = r.columns.find((c) => c.references === `${owner.name}.${owner.key}`)?.name ?? r.columns.find((c) => c.name === "holder" || c.name === "owner")?.name;
+  const param = ctx.params.find((p) => p.name === r.key || ctx.set.tableOfKey(p.name) === r)?.name;
+  const key = ctx.params.find((p) => p.name === t.key)?.name;
+  if (!rowOwner || !holder || !param || !key) return null;
+  return { sql: `SELECT COUNT(*) = 1 FROM ${r.name} x JOIN ${t.name} y ON y.${rowOwner} = x.${holder} WHERE x.${r.key} = :${param} AND y.${t.key} = :${key}`, idHint: `${r.noun}_of_${owner.noun}` };
 }
 
 /**
