@@ -830,3 +830,28 @@ describe("a row of another thing that must belong to the row's owner", () => {
     expect(draft(CARDS).pcs("redeem_points")).toEqual([{ message: "The loyalty card is not held by the client of this order.", sql: "SELECT COUNT(*) = 1 FROM loyalty_cards x JOIN orders y ON y.client_id = x.holder WHERE x.loyalty_card_id = :loyalty_card_id AND y.order_id = :order_id" }]);
   });
 });
+
+const INTAKE = `# Intake Manual
+
+## 1. Actions
+
+#### \`get_client\`
+Read one client. Parameters: client_id (string): client number. Returns: client_id, name.
+
+#### \`get_visit\`
+Read one visit. Parameters: visit_id (string): visit number. Returns: visit_id, client_id, status, intake_recorded, intake_weapon.
+
+#### \`record_intake\`
+Record the intake told by the client. Parameters: visit_id (string): visit number; weapon (string, no / yes, ask the client): whether the client carries a weapon. Returns: visit_id, intake_recorded, intake_weapon.
+
+#### \`admit_client\`
+Admit the client of a visit. Parameters: visit_id (string): visit number.
+
+- \`cleared\`: The intake must be recorded and the client must not be carrying a weapon.
+`;
+
+describe("two joined conditions", () => {
+  it("'The intake must be recorded and the client must not be carrying a weapon': the flag, and the yes/no column another function fills", () => {
+    expect(draft(INTAKE).pcs("admit_client")).toEqual([{ message: "The intake must be recorded and the client must not be carrying a weapon.", in_state: "visits", where: { intake_recorded: 1, intake_weapon: { not: "yes" } } }]);
+  });
+});

@@ -69,6 +69,7 @@ function uniqueId(taken: Set<string>, id: string): string {
 export interface Across {
   written?: OpContext["written"];
   aliases?: ReadonlyMap<string, string[][]>;
+  enums?: OpContext["enums"];
 }
 
 export function draftOperation(f: ManualFunction, set: TableSet, minuteZero: number | null, review: Pending[], across: Across = {}): DraftOperation {
@@ -109,7 +110,7 @@ export function draftOperation(f: ManualFunction, set: TableSet, minuteZero: num
   const t = f.access === "read" && /^(?:list|find|search)_/.test(f.name) ? null : subjectOf(names, set);
   const op: DraftOperation = { name: f.name, description: f.description || humanise(f.name), side: f.side, access: f.access, params, preconditions: [], effects: [], result: null, rules: [], table: t, fn: f, clauses: new Map() };
   const ids = new Set<string>();
-  const ctx: OpContext = { table: t, params: names.map((n) => ({ name: n, source: params[n]?.source, type: params[n]?.type })), set, minuteZero, ...(written ? { written } : {}), ...(across.aliases ? { aliases: across.aliases } : {}) };
+  const ctx: OpContext = { table: t, params: names.map((n) => ({ name: n, source: params[n]?.source, type: params[n]?.type })), set, minuteZero, ...(written ? { written } : {}), ...(across.aliases ? { aliases: across.aliases } : {}), ...(across.enums ? { enums: across.enums } : {}) };
   for (const r of f.refusals) {
     const rec = recogniseRefusal(r.message, ctx, r.cause);
     if (!rec) {
@@ -216,13 +217,16 @@ function createdRow(f: ManualFunction, t: DraftTable | null, set: TableSet, name
 export function draftOperations(functions: readonly ManualFunction[], set: TableSet, minuteZero: number | null, review: Pending[]): DraftOperation[] {
   const written = new Map<string, { table: string; columns: string[] }>();
   const aliases = tableAliases(functions, set);
+  const enums = new Map<string, readonly string[]>();
   for (const f of functions) {
     const op = draftOperation(f, set, minuteZero, [], { aliases });
     const own = op.table ? op.effects.filter((e) => e.update === op.table?.name).flatMap((e) => Object.keys(e.set ?? {})) : [];
     const moved = op.transition ? [op.transition.column, ...Object.keys(op.transition.set ?? {})] : [];
     if (op.table && own.length + moved.length > 0) written.set(f.name, { table: op.table.name, columns: [...own, ...moved] });
+    // "anticoagulant (string, no / yes)" kept in history_anticoagulant: that column takes those values.
+    for (const e of op.effects) for (const [col, v] of Object.entries(e.set ?? {})) if (typeof v === "string" && op.params[v.slice(1)]?.enum) enums.set(`${e.update}.${col}`, op.params[v.slice(1)]?.enum as string[]);
   }
-  return functions.map((f) => draftOperation(f, set, minuteZero, review, { written, aliases }));
+  return functions.map((f) => draftOperation(f, set, minuteZero, review, { written, aliases, enums }));
 }
 
 function resultOf(f: ManualFunction, op: DraftOperation, set: TableSet, review: Pending[]): OperationSource["result"] {

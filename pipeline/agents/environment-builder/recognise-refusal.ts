@@ -28,6 +28,8 @@ export interface OpContext {
   written?: ReadonlyMap<string, { table: string; columns: string[] }>;
   /** Other words for each table: the descriptions of parameters keyed to it (left-rows.ts). */
   aliases?: ReadonlyMap<string, string[][]>;
+  /** `table.column` → the enumeration of the parameter a function fills it from. */
+  enums?: ReadonlyMap<string, readonly string[]>;
 }
 
 export type Recognised = Omit<PreconditionSource, "id" | "message" | "rule"> & { idHint: string; hidden?: string };

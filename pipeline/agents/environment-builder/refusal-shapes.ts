@@ -2,6 +2,7 @@ import type { DraftTable } from "./draft-tables.js";
 import { firstClause, tableNamed, type OpContext, type Recognised } from "./recognise-refusal.js";
 import { namesTable } from "./left-rows.js";
 import { flagRefusal } from "./flag-refusals.js";
+import { compoundRefusal } from "./compound-refusal.js";
 import { sameWord, words } from "./text.js";
 
 /**
@@ -22,7 +23,8 @@ import { sameWord, words } from "./text.js";
  *   descriptions of parameters keyed to it) is empty;
  * - "The voucher is not an issued, unexpired voucher for this order": see validFor;
  * - "The loyalty card is not held by the customer of this order": see heldByOwner;
- * - flags and states the row can no longer leave: flag-refusals.ts.
+ * - flags and states the row can no longer leave: flag-refusals.ts; two joined conditions:
+ *   compound-refusal.ts.
  */
 
 /** The `<x>_status` column of `r` whose words (before `_status`) the phrase all says. */
@@ -103,7 +105,7 @@ export function refusalShape(message: string, ctx: OpContext, t: DraftTable, cau
       return { in_state: t.name, where, idHint: `${col}_${numbered[2]}${refs[0] ? `_no_${refs[0].name.replace(/_id$/, "")}` : ""}` };
     }
   }
-  return validFor(clause, ctx, t) ?? heldByOwner(clause, ctx, t) ?? flagRefusal(message, ctx, t);
+  return validFor(clause, ctx, t) ?? heldByOwner(clause, ctx, t) ?? flagRefusal(message, ctx, t) ?? compoundRefusal(clause, ctx, t);
 }
 
 /**
