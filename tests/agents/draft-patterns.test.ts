@@ -855,3 +855,31 @@ describe("two joined conditions", () => {
     expect(draft(INTAKE).pcs("admit_client")).toEqual([{ message: "The intake must be recorded and the client must not be carrying a weapon.", in_state: "visits", where: { intake_recorded: 1, intake_weapon: { not: "yes" } } }]);
   });
 });
+
+const SHIFT = `# Ward Manual
+
+## 1. Conventions
+
+- Times are minutes of the day: minute 0 is 08:00.
+
+## 2. Actions
+
+#### \`get_client\`
+Read one client. Parameters: client_id (string): client number. Returns: client_id, name.
+
+#### \`get_booking\`
+Read one booking. Parameters: booking_id (string): booking number. Returns: booking_id, client_id, status, next_review_due.
+
+#### \`note_booking\`
+Note a booking for the evening team. Parameters: booking_id (string): booking number.
+
+- \`review_current\`: The client's review is overdue or falls due before the 17:00 close; review first.
+`;
+
+describe("a due time before a clock time", () => {
+  it("'The client's review is overdue or falls due before the 17:00 close': the `…_due` time (an integer minute) is neither past nor before that minute", () => {
+    const d = draft(SHIFT);
+    expect(d.set.tables.find((t) => t.name === "bookings")?.columns.find((c) => c.name === "next_review_due")?.type).toBe("integer");
+    expect(d.pcs("note_booking")).toEqual([{ message: "The client's review is overdue or falls due before the 17:00 close; review first.", sql: "SELECT COUNT(*) = 1 FROM bookings WHERE booking_id = :booking_id AND next_review_due >= :now AND next_review_due >= 540" }]);
+  });
+});

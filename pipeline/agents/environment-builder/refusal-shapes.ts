@@ -23,6 +23,7 @@ import { sameWord, words } from "./text.js";
  *   descriptions of parameters keyed to it) is empty;
  * - "The voucher is not an issued, unexpired voucher for this order": see validFor;
  * - "The loyalty card is not held by the customer of this order": see heldByOwner;
+ * - "The patient's review is overdue or falls due before the 17:00 close": see dueBefore;
  * - flags and states the row can no longer leave: flag-refusals.ts; two joined conditions:
  *   compound-refusal.ts.
  */
@@ -105,7 +106,22 @@ export function refusalShape(message: string, ctx: OpContext, t: DraftTable, cau
       return { in_state: t.name, where, idHint: `${col}_${numbered[2]}${refs[0] ? `_no_${refs[0].name.replace(/_id$/, "")}` : ""}` };
     }
   }
-  return validFor(clause, ctx, t) ?? heldByOwner(clause, ctx, t) ?? flagRefusal(message, ctx, t) ?? compoundRefusal(clause, ctx, t);
+  return validFor(clause, ctx, t) ?? heldByOwner(clause, ctx, t) ?? dueBefore(clause, ctx, t) ?? flagRefusal(message, ctx, t) ?? compoundRefusal(clause, ctx, t);
+}
+
+/** "The patient's review is overdue or falls due before the 17:00 close": the row's `…review…due` time is neither past nor before that minute. */
+function dueBefore(clause: string, ctx: OpContext, t: DraftTable): Recognised | null {
+  const m = /^The ([a-z]+)['’]s ([a-z][a-z -]*?) is overdue or (?:falls|is|becomes) due before (?:the )?(\d{1,2}):(\d{2})\b/i.exec(clause);
+  const key = ctx.params.find((p) => p.name === t.key)?.name;
+  if (!m || ctx.minuteZero === null || !key) return null;
+  const owner = tableNamed(ctx.set, m[1] as string);
+  if (!(owner === t || (owner && owner === ctx.set.customer && t.owner))) return null;
+  const ws = words(m[2] as string);
+  const cols = t.columns.filter((c) => (c.type === "integer" || c.type === "real") && c.name.split("_").includes("due") && c.name.split("_").some((w) => w !== "due" && ws.some((x) => sameWord(x, w))));
+  if (cols.length !== 1) return null;
+  const col = (cols[0] as { name: string }).name;
+  const minute = Number(m[3]) * 60 + Number(m[4]) - ctx.minuteZero;
+  return { sql: `SELECT COUNT(*) = 1 FROM ${t.name} WHERE ${t.key} = :${key} AND ${col} >= :now AND ${col} >= ${minute}`, idHint: `${col}_after_${m[3]}${m[4]}` };
 }
 
 /**
