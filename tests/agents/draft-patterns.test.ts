@@ -883,3 +883,29 @@ describe("a due time before a clock time", () => {
     expect(d.pcs("note_booking")).toEqual([{ message: "The client's review is overdue or falls due before the 17:00 close; review first.", sql: "SELECT COUNT(*) = 1 FROM bookings WHERE booking_id = :booking_id AND next_review_due >= :now AND next_review_due >= 540" }]);
   });
 });
+
+const TICKETS = `# Help Desk Manual
+
+## 1. Enquiries
+
+| Function | Parameters | Returns |
+|---|---|---|
+| \`get_ticket\` | ticket_id | status |
+| \`get_query\` | query_id | ticket_id, status |
+
+## 2. Actions
+
+### \`close_query\`
+Closes a query; status becomes closed. A query still unanswered leaves the query "awaiting_reply". Parameter: query_id.
+
+### \`answer_ticket\`
+Answers a ticket and closes a query awaiting the reply. Parameter: ticket_id.
+`;
+
+describe("rows of another table that belong to the call's row", () => {
+  it("'leaves the query \"awaiting_reply\"' is a state; '… closes a query awaiting the reply': this row's queries in that state are closed", () => {
+    const d = draft(TICKETS);
+    expect(d.set.tables.find((t) => t.name === "queries")?.statuses).toEqual(["closed", "awaiting_reply"]);
+    expect(d.op("answer_ticket").effects).toEqual([{ sql: "UPDATE queries SET status = 'closed' WHERE ticket_id = :ticket_id AND status = 'awaiting_reply'" }]);
+  });
+});

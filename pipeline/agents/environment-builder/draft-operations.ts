@@ -6,7 +6,7 @@ import { keyName, paramType, typeOfName, type DraftTable, type TableSet } from "
 import { idFromMessage, recogniseRefusal, type OpContext } from "./recognise-refusal.js";
 import { prose, readEffects, stampedColumns } from "./effect-sentences.js";
 import { balanceEffects, transferEffects } from "./balance-sentences.js";
-import { leftRowEffects, tableAliases } from "./left-rows.js";
+import { leftRowEffects, ownRowsEffects, tableAliases } from "./left-rows.js";
 import { awaitedState } from "./refusal-shapes.js";
 import { humanise, sameWord } from "./text.js";
 
@@ -178,6 +178,10 @@ export function draftOperation(f: ManualFunction, set: TableSet, minuteZero: num
     const left = params[t.key] ? leftRowEffects(prose(f.text), t, set, t.key, across.aliases ?? new Map()) : [];
     op.effects.unshift(...left);
     moved.push(...left);
+    // "… and closes a hold awaiting the amendment": this row's rows of that table in that state.
+    const own = params[t.key] ? ownRowsEffects(prose(f.text), t, set, t.key) : [];
+    op.effects.push(...own);
+    moved.push(...own);
     if (read.sets.length === 0 && moved.length === 0 && !made && !/^(?:propose|offer|request_\w*authori[sz]ation)/.test(f.name)) {
       review.push({ kind: "effect", subject, what: `the manual does not say what ${f.name} changes in a sentence the drafter reads ("sets …", "… becomes …"): add its effects`, where: [place(f, f.description || f.name)] });
     }

@@ -103,6 +103,8 @@ export function readEffects(text: string, t: DraftTable, set: TableSet, params: 
       if (kv && col) put(col, (kv[2] as string).replace(/"/g, ""));
     }
   }
+  // "a late return leaves the loan "overdue"": a state the row can be in (not always: no effect).
+  for (const m of body.matchAll(/\bleaves the ([a-z][a-z -]{0,30}?) "([a-z][a-z0-9_]*)"/gi)) if (isTheRow(t, m[1] as string)) set.addStatus(t, m[2] as string);
   // "Returns the released payment", "the booked quote": the row ends in that (known) state.
   for (const m of body.matchAll(/\breturns? (?:the|a) ([a-z]+ed) ([a-z]+)\b/gi)) {
     if (t.statuses.includes(m[1] as string) && sameWord(m[2] as string, t.noun.split("_").at(-1) as string)) state(m[1] as string);
