@@ -717,7 +717,7 @@ const PARCELS = `# Parcel Desk Manual
 | The parcel is not awaiting inspection | Already inspected or returned |
 
 ### \`move_funds\`
-Internal transfer between two wallets of one client, effective at once. Parameters: from_wallet_id, to_wallet_id, amount.
+Transfers money from one wallet of a client to another. Parameters: from_wallet_id, to_wallet_id, amount.
 `;
 
 describe("what the call does to the row it awaits, transfers between two rows", () => {

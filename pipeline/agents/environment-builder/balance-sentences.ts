@@ -6,7 +6,7 @@ import { sameWord, words } from "./text.js";
 /**
  * Money moving between rows, in the words manuals use for it:
  *
- * - "Both debit the account", "credits the settlement account": the row of another table the
+ * - "Both debit the wallet", "credits the settlement wallet": the row of another table the
  *   call's row points at (by its reference column, the one the words name) loses / gains the row's
  *   amount on its balance column;
  * - "The refund would take the wallet below its minimum balance": refused unless that row's balance
@@ -22,7 +22,7 @@ import { sameWord, words } from "./text.js";
 
 const ARTICLES = new Set(["the", "a", "an", "its", "their"]);
 
-/** The row of another table that row `t` points at, named by a phrase ("the debit account", "the account"). */
+/** The row of another table that row `t` points at, named by a phrase ("the source wallet", "the wallet"). */
 export function referencedRow(phrase: string, t: DraftTable, set: TableSet): { r: DraftTable; via: string; qualifier: string[] } | null {
   const r = tableNamed(set, phrase);
   if (!r || r === t) return null;
@@ -48,7 +48,7 @@ function amountOf(t: DraftTable, qualifier: readonly string[]): string | null {
   return own ?? (names.includes("amount") ? "amount" : null);
 }
 
-/** "debits the debit account", "credits the account": UPDATE of the referenced row's balance by the row's amount. */
+/** "debits the source wallet", "credits the wallet": UPDATE of the referenced row's balance by the row's amount. */
 export function balanceEffects(text: string, t: DraftTable, set: TableSet, key: string): EffectSource[] {
   const out: EffectSource[] = [];
   for (const m of text.matchAll(/\b(debit|credit)s? (the [a-z][a-z ]{0,40}?)(?=[,.;:]|\s+(?:and|with|by|to|from)\b)/gi)) {
@@ -63,7 +63,7 @@ export function balanceEffects(text: string, t: DraftTable, set: TableSet, key: 
   return out;
 }
 
-/** "… would take the debit account below its reserve floor", "… would overdraw the account": the referenced row's balance less the row's amount. */
+/** "… would take the source wallet below its minimum balance", "… would overdraw the wallet": the referenced row's balance less the row's amount. */
 export function balanceRefusal(clause: string, t: DraftTable, set: TableSet, key: string): { sql: string; idHint: string } | null {
   const below = /\bwould (?:take|bring|put) (the [a-z][a-z ]*?) below (?:its|the) ([a-z][a-z ]*?)$/i.exec(clause);
   const overdraw = /\bwould overdraw (the [a-z][a-z ]*?)$/i.exec(clause);

@@ -138,7 +138,7 @@ export function draftOperation(f: ManualFunction, set: TableSet, minuteZero: num
         const kept = (f.returns?.fields ?? []).filter((c) => c !== p && c.endsWith(`_${p}`) && set.column(t, c));
         if (kept.length === 1 && !read.sets.some((x) => x.column === kept[0])) read.sets.push({ column: kept[0] as string, value: `:${p}` });
       }
-      // "Returns: …, screened_at" of `record_infection_screen`: the row keeps the time of the call.
+      // "Returns: …, audited_at" of `audit_invoice`: the row keeps the time of the call.
       for (const c of stampedColumns(f.name, f.returns?.fields ?? [], t)) if (!read.sets.some((x) => x.column === c)) read.sets.push({ column: c, value: ":now" });
       // "Allocate an ED space … to a patient" taking bed_id and returning the row's bed_id: the row now references it.
       for (const p of names) {
@@ -146,7 +146,7 @@ export function draftOperation(f: ManualFunction, set: TableSet, minuteZero: num
         if (!read.sets.some((x) => x.column === p)) read.sets.push({ column: p, value: `:${p}` });
       }
     }
-    // "The declaration is not awaiting security" (already secured or released): the call secures it.
+    // "The parcel is not awaiting inspection" (already inspected or returned): the call inspects it.
     const awaited = f.refusals.map((r) => awaitedState(r.message, r.cause)).find((x) => x !== null);
     if (awaited && !/^(?:propose|offer|request_\w*authori[sz]ation)/.test(f.name) && !read.sets.some((x) => x.column === set.stateColumn(t))) {
       set.addStatus(t, awaited);
@@ -171,14 +171,14 @@ export function draftOperation(f: ManualFunction, set: TableSet, minuteZero: num
         if (clauses) op.clauses.set(pc.id, clauses);
       } else if (params[t.key]) op.effects.push({ update: t.name, set: set2 });
     }
-    // "Both debit the account": the balance of the row it points at.
+    // "debits the source wallet": the balance of the row it points at.
     const moved = params[t.key] ? balanceEffects(prose(f.text), t, set, t.key) : [];
     op.effects.push(...moved);
     // "frees the room they leave (it goes to cleaning)": before the row points elsewhere.
     const left = params[t.key] ? leftRowEffects(prose(f.text), t, set, t.key, across.aliases ?? new Map()) : [];
     op.effects.unshift(...left);
     moved.push(...left);
-    // "… and closes a hold awaiting the amendment": this row's rows of that table in that state.
+    // "… and closes a query awaiting the reply": this row's rows of that table in that state.
     const own = params[t.key] ? ownRowsEffects(prose(f.text), t, set, t.key) : [];
     op.effects.push(...own);
     moved.push(...own);
@@ -227,7 +227,7 @@ export function draftOperations(functions: readonly ManualFunction[], set: Table
     const own = op.table ? op.effects.filter((e) => e.update === op.table?.name).flatMap((e) => Object.keys(e.set ?? {})) : [];
     const moved = op.transition ? [op.transition.column, ...Object.keys(op.transition.set ?? {})] : [];
     if (op.table && own.length + moved.length > 0) written.set(f.name, { table: op.table.name, columns: [...own, ...moved] });
-    // "anticoagulant (string, no / yes)" kept in history_anticoagulant: that column takes those values.
+    // "weapon (string, no / yes)" kept in intake_weapon: that column takes those values.
     for (const e of op.effects) for (const [col, v] of Object.entries(e.set ?? {})) if (typeof v === "string" && op.params[v.slice(1)]?.enum) enums.set(`${e.update}.${col}`, op.params[v.slice(1)]?.enum as string[]);
   }
   return functions.map((f) => draftOperation(f, set, minuteZero, review, { written, aliases, enums }));

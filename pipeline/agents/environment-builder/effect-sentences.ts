@@ -128,7 +128,7 @@ export function readEffects(text: string, t: DraftTable, set: TableSet, params: 
   return out;
 }
 
-/** "Cancels an unreleased payment": the text opens with the function's verb, whose object is the row's noun (one adjective at most). */
+/** "Archives a closed invoice": the text opens with the function's verb, whose object is the row's noun (one adjective at most). */
 function verbActsOnRow(body: string, verb: string, t: DraftTable): boolean {
   const m = /^\s*([A-Za-z][a-z]+) (?:the|a|an) (?:([a-z-]+) )?([a-z]+)\b/.exec(body);
   const said = m?.[1]?.toLowerCase() ?? "";
@@ -138,8 +138,8 @@ function verbActsOnRow(body: string, verb: string, t: DraftTable): boolean {
 
 /**
  * Time columns a write function stamps: the row's `…_at` columns it returns whose words hold the
- * participle of a word of the function's name (`record_infection_screen` returning `screened_at`,
- * `record_reassessment` returning `last_reassessed_at`): they take the call's time.
+ * participle of a word of the function's name (`audit_invoice` returning `audited_at`,
+ * `record_reinspection` returning `last_reinspected_at`): they take the call's time.
  */
 export function stampedColumns(fnName: string, returned: readonly string[], t: DraftTable): string[] {
   const verbs = fnName.split("_").filter((w) => w.length >= 4).flatMap((w) => [w, w.replace(/ment$/, "")]);

@@ -23,7 +23,7 @@ import { sameWord, words } from "./text.js";
  *   descriptions of parameters keyed to it) is empty;
  * - "The voucher is not an issued, unexpired voucher for this order": see validFor;
  * - "The loyalty card is not held by the customer of this order": see heldByOwner;
- * - "The patient's review is overdue or falls due before the 17:00 close": see dueBefore;
+ * - "The client's review is overdue or falls due before the 17:00 close": see dueBefore;
  * - flags and states the row can no longer leave: flag-refusals.ts; two joined conditions:
  *   compound-refusal.ts.
  */
@@ -109,7 +109,7 @@ export function refusalShape(message: string, ctx: OpContext, t: DraftTable, cau
   return validFor(clause, ctx, t) ?? heldByOwner(clause, ctx, t) ?? dueBefore(clause, ctx, t) ?? flagRefusal(message, ctx, t) ?? compoundRefusal(clause, ctx, t);
 }
 
-/** "The patient's review is overdue or falls due before the 17:00 close": the row's `…review…due` time is neither past nor before that minute. */
+/** "The client's review is overdue or falls due before the 17:00 close": the row's `…review…due` time is neither past nor before that minute. */
 function dueBefore(clause: string, ctx: OpContext, t: DraftTable): Recognised | null {
   const m = /^The ([a-z]+)['’]s ([a-z][a-z -]*?) is overdue or (?:falls|is|becomes) due before (?:the )?(\d{1,2}):(\d{2})\b/i.exec(clause);
   const key = ctx.params.find((p) => p.name === t.key)?.name;
