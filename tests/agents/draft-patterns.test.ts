@@ -521,3 +521,391 @@ describe("words", () => {
     expect([sameWord("beneficiaries", "beneficiary"), sameWord("entry", "entries"), sameWord("entry", "enter")]).toEqual([true, true, false]);
   });
 });
+
+const LEDGER = `# Depot Manual
+
+## 1. Enquiries
+
+| Function | Parameters | Returns |
+|---|---|---|
+| \`get_client\` | client_id | name, loyalty_status, credit_status |
+| \`get_wallet\` | wallet_id | client_id, balance, minimum_balance |
+| \`get_payout\` | payout_id | client_id, source_wallet_id, amount, status |
+| \`get_invoice\` | invoice_id | client_id, status, audited_at |
+| \`get_van\` | van_id | status, serviced_at |
+
+## 2. Actions
+
+### \`send_payout\`
+Sends a payout at once and debits the source wallet. Parameter: payout_id. Refusals:
+- "The payout would take the source wallet below its minimum balance. Top the wallet up first."
+- "The payout would overdraw the source wallet."
+
+### \`refund_payout\`
+Returns a payout to its client; credits the source wallet. Parameter: payout_id.
+
+### \`archive_invoice\`
+Archives a closed invoice. Parameter: invoice_id. Refusals: "Only a closed invoice can be archived."
+
+### \`audit_invoice\`
+Checks an invoice line by line. Parameter: invoice_id. Returns: invoice_id, audited_at.
+
+### \`service_van\`
+Logs a service of a van. Parameter: van_id. Returns: van_id, serviced_at.
+
+### \`grant_credit\`
+Grants a credit line. Parameters: client_id; amount (number). Refusals:
+- "No credit line while the client's loyalty review is overdue."
+`;
+
+describe("money between rows, stamps, the function's verb on its row, status columns named in a refusal", () => {
+  const d = draft(LEDGER);
+
+  it("'debits the source wallet' / 'credits the source wallet': the balance of the row the call's row points at, by the row's amount", () => {
+    expect(d.op("send_payout").effects).toEqual([{ sql: "UPDATE wallets SET balance = balance - (SELECT amount FROM payouts WHERE payout_id = :payout_id) WHERE wallet_id = (SELECT source_wallet_id FROM payouts WHERE payout_id = :payout_id)" }]);
+    expect(d.op("refund_payout").effects).toEqual([{ sql: "UPDATE wallets SET balance = balance + (SELECT amount FROM payouts WHERE payout_id = :payout_id) WHERE wallet_id = (SELECT source_wallet_id FROM payouts WHERE payout_id = :payout_id)" }]);
+  });
+
+  it("'would take the source wallet below its minimum balance' / 'would overdraw the source wallet'", () => {
+    expect(d.pcs("send_payout")).toEqual([
+      { message: "The payout would take the source wallet below its minimum balance. Top the wallet up first.", sql: "SELECT COUNT(*) = 1 FROM payouts x JOIN wallets r ON r.wallet_id = x.source_wallet_id WHERE x.payout_id = :payout_id AND r.balance - x.amount >= r.minimum_balance" },
+      { message: "The payout would overdraw the source wallet.", sql: "SELECT COUNT(*) = 1 FROM payouts x JOIN wallets r ON r.wallet_id = x.source_wallet_id WHERE x.payout_id = :payout_id AND r.balance - x.amount >= 0" },
+    ]);
+  });
+
+  it("'Archives a closed invoice' (archive_invoice): the row ends in the participle the text uses; never a made-up form ('sended')", () => {
+    expect(d.op("archive_invoice").transition).toMatchObject({ table: "invoices", column: "status", from: "closed", to: "archived" });
+    expect(d.set.tables.find((t) => t.name === "payouts")?.statuses).not.toContain("sended");
+  });
+
+  it("a returned time column named by the participle of a word of the function's name takes the call's time", () => {
+    expect(d.op("audit_invoice").effects).toEqual([{ update: "invoices", set: { audited_at: ":now" } }]);
+    expect(d.op("service_van").effects).toEqual([{ update: "vans", set: { serviced_at: ":now" } }]);
+  });
+
+  it("'No … while the client's loyalty review is overdue': the `loyalty_status` column is not that value", () => {
+    expect(d.pcs("grant_credit")).toEqual([{ message: "No credit line while the client's loyalty review is overdue.", in_state: "clients", where: { loyalty_status: { not: "overdue" } } }]);
+  });
+});
+
+const HOTEL = `# Front Desk Manual
+
+## 1. Enquiries
+
+| Function | Parameters | Returns |
+|---|---|---|
+| \`get_stay\` | stay_id | guest, status, room_id, checked_in_at, keycard_issued_at |
+| \`get_room\` | room_id | floor, status (vacant, occupied, cleaning, closed) |
+
+## 2. Actions
+
+### \`hold_stay\`
+Puts a stay on hold for review; status becomes held_review. Parameter: stay_id.
+
+### \`issue_keycard\`
+Encodes a keycard for the stay. Parameter: stay_id. Returns: stay_id, keycard_issued_at.
+
+### \`move_guest\`
+Gives a guest another room. Moving a guest frees the room they leave (it goes to cleaning).
+Parameters: stay_id; room_id — guest room number from the floor plan. Refusals:
+- "The stay is held by fraud review. Call the duty manager."
+- "Issue the keycard with issue_keycard before the guest moves."
+
+### \`close_stay\`
+Closes a stay and sends the guest room number it leaves to cleaning. Parameter: stay_id.
+`;
+
+describe("held states, what another function records, the row left behind", () => {
+  const d = draft(HOTEL);
+
+  it("'The stay is held by fraud review': not in the one state that starts with the participle", () => {
+    expect(d.pcs("move_guest")[0]).toEqual({ message: "The stay is held by fraud review. Call the duty manager.", in_state: "stays", where: { status: { not: "held_review" } } });
+  });
+
+  it("'Issue the keycard with issue_keycard before …': the time column that function stamps on the row is filled", () => {
+    expect(d.pcs("move_guest")[1]).toEqual({ message: "Issue the keycard with issue_keycard before the guest moves.", in_state: "stays", where: { keycard_issued_at: { not: null } } });
+  });
+
+  it("'frees the room they leave (it goes to cleaning)' / 'sends the guest room number it leaves to cleaning': the row pointed at before the call", () => {
+    const left = "UPDATE rooms SET status = 'cleaning' WHERE room_id = (SELECT room_id FROM stays WHERE stay_id = :stay_id)";
+    expect(d.op("move_guest").effects[0]).toEqual({ sql: left });
+    expect(d.op("close_stay").effects).toEqual([{ sql: left }]);
+  });
+});
+
+const CLUB = `# Club Desk Manual
+
+## 1. Enquiries
+
+| Function | Parameters | Returns |
+|---|---|---|
+| \`get_client\` | client_id | name |
+| \`get_visit\` | visit_id | client_id, fitness_level, locker_id, status |
+| \`get_locker\` | locker_id | status |
+| \`get_voucher\` | voucher_id | visit_id, status (issued, used), expires_at |
+
+## 2. Actions
+
+### \`give_locker\`
+Gives a locker to a visit. Parameters: visit_id; locker_id — changing-room locker number.
+
+### \`upgrade_visit\`
+Upgrades a visit. Parameter: visit_id. Refusals:
+- "Only a level 3 client who has not been assigned a changing-room locker can be upgraded."
+
+### \`redeem_voucher\`
+Redeems a voucher on a visit. Parameters: visit_id; voucher_id. Refusals:
+- "The voucher is not an issued, unexpired voucher for this visit; an expired voucher is never reused."
+`;
+
+describe("numbered rows without a thing yet, and a valid row of another thing for this row", () => {
+  const d = draft(CLUB);
+
+  it("'Only a level 3 client who has not been assigned a changing-room locker': the number column and no reference to that thing (named by a key parameter's description)", () => {
+    expect(d.pcs("upgrade_visit")).toEqual([{ message: "Only a level 3 client who has not been assigned a changing-room locker can be upgraded.", in_state: "visits", where: { fitness_level: 3, locker_id: null } }]);
+  });
+
+  it("'The voucher is not an issued, unexpired voucher for this visit': its state, its expiry ahead, and this row's", () => {
+    expect(d.pcs("redeem_voucher")).toEqual([{ message: "The voucher is not an issued, unexpired voucher for this visit; an expired voucher is never reused.", sql: "SELECT COUNT(*) = 1 FROM vouchers WHERE voucher_id = :voucher_id AND status = 'issued' AND expires_at > :now AND visit_id = :visit_id" }]);
+  });
+});
+
+const SHOP = `# Order Desk Manual
+
+## 1. Enquiries
+
+| Function | Parameters | Returns |
+|---|---|---|
+| \`get_order\` | order_id | total, status |
+
+## 2. Payments
+
+\`take_payment\` — takes the payment of an order. Parameters: order_id.
+
+| Message | Cause |
+|---|---|
+| The order is not awaiting payment | Already paid or cancelled |
+
+### \`refund_order\`
+Refunds an order. Parameter: order_id. Refusals: "The order is not refundable (already refunded or cancelled)."
+`;
+
+describe("states a refusal lists as the reason", () => {
+  const d = draft(SHOP);
+
+  it("'is not awaiting payment' with the Cause 'Already paid or cancelled', or '(already refunded or cancelled)' in the message: not in those states", () => {
+    expect(d.pcs("take_payment")).toEqual([{ message: "The order is not awaiting payment", in_state: "orders", where: { status: { not: ["paid", "cancelled"] } } }]);
+    expect(d.pcs("refund_order")).toEqual([{ message: "The order is not refundable (already refunded or cancelled).", in_state: "orders", where: { status: { not: ["refunded", "cancelled"] } } }]);
+  });
+});
+
+const PARCELS = `# Parcel Desk Manual
+
+## 1. Enquiries
+
+| Function | Parameters | Returns |
+|---|---|---|
+| \`get_parcel\` | parcel_id | weight, status |
+| \`get_wallet\` | wallet_id | balance |
+
+## 2. Actions
+
+\`examine_parcel\` — examines a parcel at the bench. Parameters: parcel_id.
+
+| Message | Cause |
+|---|---|
+| The parcel is not awaiting inspection | Already inspected or returned |
+
+### \`move_funds\`
+Transfers money from one wallet of a client to another. Parameters: from_wallet_id, to_wallet_id, amount.
+`;
+
+describe("what the call does to the row it awaits, transfers between two rows", () => {
+  const d = draft(PARCELS);
+
+  it("'not awaiting inspection' (Already inspected or returned): refused in those states, and the call leaves the row in the one sharing the noun's stem", () => {
+    expect(d.pcs("examine_parcel")).toEqual([{ message: "The parcel is not awaiting inspection", in_state: "parcels", where: { status: { not: ["inspected", "returned"] } } }]);
+    expect(d.op("examine_parcel").effects).toEqual([{ update: "parcels", set: { status: "inspected" } }]);
+  });
+
+  it("'transfer between two wallets' with from_wallet_id, to_wallet_id and one number: a debit and a credit of the balance", () => {
+    expect(d.op("move_funds").effects).toEqual([
+      { sql: "UPDATE wallets SET balance = balance - :amount WHERE wallet_id = :from_wallet_id" },
+      { sql: "UPDATE wallets SET balance = balance + :amount WHERE wallet_id = :to_wallet_id" },
+    ]);
+  });
+});
+
+const ORDERS = `# Order Desk Manual
+
+## 1. Enquiries
+
+| Function | Parameters | Returns |
+|---|---|---|
+| \`get_order\` | order_id | total, status, hold_flag |
+
+## 2. Actions
+
+### \`clear_hold\`
+Clears an address query. Parameter: order_id. Refusals: "The order carries no open address query."
+
+### \`report_fraud\`
+Reports an order to the fraud team; status becomes held_fraud. Parameter: order_id. Refusals: "Only an unshipped order with a fraud check hit can be reported."
+
+### \`ship_order\`
+Ships an order; status becomes shipped. Parameter: order_id. Refusals: "The order has an open hold flag (fraud check hit or address query). Clear it first."
+
+### \`change_order\`
+Changes an order. Parameter: order_id. Refusals: "The parcel has been shipped; the order can no longer be changed at the desk."
+`;
+
+describe("flags and states the row can no longer leave", () => {
+  const d = draft(ORDERS);
+
+  it("'has an open hold flag (fraud check hit or address query)': none of the values listed, nothing counting as none", () => {
+    expect(d.pcs("ship_order")).toEqual([{ message: "The order has an open hold flag (fraud check hit or address query). Clear it first.", sql: "SELECT COUNT(*) = 1 FROM orders WHERE order_id = :order_id AND COALESCE(hold_flag, '') NOT IN ('fraud_check_hit', 'address_query')" }]);
+  });
+
+  it("'carries no open address query' / 'Only an unshipped order with a fraud check hit': the flag's known value (read in the first pass)", () => {
+    expect(d.pcs("clear_hold")).toEqual([{ message: "The order carries no open address query.", in_state: "orders", where: { hold_flag: "address_query" } }]);
+    expect(d.pcs("report_fraud")).toEqual([{ message: "Only an unshipped order with a fraud check hit can be reported.", in_state: "orders", where: { status: { not: "shipped" }, hold_flag: "fraud_check_hit" } }]);
+  });
+
+  it("'The parcel has been shipped; the order can no longer be changed': the row is not in that state", () => {
+    expect(d.pcs("change_order")).toEqual([{ message: "The parcel has been shipped; the order can no longer be changed at the desk.", in_state: "orders", where: { status: { not: "shipped" } } }]);
+  });
+});
+
+const WALLETS = `# Wallet Desk Manual
+
+## 1. Enquiries
+
+| Function | Parameters | Returns |
+|---|---|---|
+| \`get_client\` | client_id | name |
+| \`get_wallet\` | wallet_id | client_id, currency, balance, status |
+
+## 2. Actions
+
+### \`swap_currency\`
+Quotes a swap. Parameters: client_id, pay_wallet_id, receive_wallet_id. Refusals:
+- "Both wallets must be open wallets of the client in different currencies."
+
+### \`shift_funds\`
+Moves money at once. Parameters: from_wallet_id, to_wallet_id, amount. Refusals:
+- "Shifts are only possible between two different open wallets of the same client in the same currency."
+`;
+
+describe("two rows of one table", () => {
+  const d = draft(WALLETS);
+
+  it("'Both wallets must be open wallets of the client in different currencies'", () => {
+    expect(d.pcs("swap_currency")).toEqual([{ message: "Both wallets must be open wallets of the client in different currencies.", sql: "SELECT COUNT(*) = 1 FROM wallets a JOIN wallets b ON b.wallet_id = :receive_wallet_id WHERE a.wallet_id = :pay_wallet_id AND a.status = 'open' AND b.status = 'open' AND a.client_id = :client_id AND b.client_id = :client_id AND a.currency != b.currency" }]);
+  });
+
+  it("'… only possible between two different open wallets of the same client in the same currency'", () => {
+    expect(d.pcs("shift_funds")).toEqual([{ message: "Shifts are only possible between two different open wallets of the same client in the same currency.", sql: "SELECT COUNT(*) = 1 FROM wallets a JOIN wallets b ON b.wallet_id = :to_wallet_id WHERE a.wallet_id = :from_wallet_id AND a.wallet_id != b.wallet_id AND a.status = 'open' AND b.status = 'open' AND a.client_id = b.client_id AND a.currency = b.currency" }]);
+  });
+});
+
+const CARDS = `# Loyalty Desk Manual
+
+## 1. Enquiries
+
+| Function | Parameters | Returns |
+|---|---|---|
+| \`get_client\` | client_id | name |
+| \`get_order\` | order_id | client_id, total, status |
+| \`get_loyalty_card\` | loyalty_card_id | holder, points |
+
+## 2. Actions
+
+### \`redeem_points\`
+Pays an order with points. Parameters: order_id, loyalty_card_id. Refusals:
+- "The loyalty card is not held by the client of this order."
+`;
+
+describe("a row of another thing that must belong to the row's owner", () => {
+  it("'The loyalty card is not held by the client of this order': its holder is the order's client", () => {
+    expect(draft(CARDS).pcs("redeem_points")).toEqual([{ message: "The loyalty card is not held by the client of this order.", sql: "SELECT COUNT(*) = 1 FROM loyalty_cards x JOIN orders y ON y.client_id = x.holder WHERE x.loyalty_card_id = :loyalty_card_id AND y.order_id = :order_id" }]);
+  });
+});
+
+const INTAKE = `# Intake Manual
+
+## 1. Actions
+
+#### \`get_client\`
+Read one client. Parameters: client_id (string): client number. Returns: client_id, name.
+
+#### \`get_visit\`
+Read one visit. Parameters: visit_id (string): visit number. Returns: visit_id, client_id, status, intake_recorded, intake_weapon.
+
+#### \`record_intake\`
+Record the intake told by the client. Parameters: visit_id (string): visit number; weapon (string, no / yes, ask the client): whether the client carries a weapon. Returns: visit_id, intake_recorded, intake_weapon.
+
+#### \`admit_client\`
+Admit the client of a visit. Parameters: visit_id (string): visit number.
+
+- \`cleared\`: The intake must be recorded and the client must not be carrying a weapon.
+`;
+
+describe("two joined conditions", () => {
+  it("'The intake must be recorded and the client must not be carrying a weapon': the flag, and the yes/no column another function fills", () => {
+    expect(draft(INTAKE).pcs("admit_client")).toEqual([{ message: "The intake must be recorded and the client must not be carrying a weapon.", in_state: "visits", where: { intake_recorded: 1, intake_weapon: { not: "yes" } } }]);
+  });
+});
+
+const SHIFT = `# Ward Manual
+
+## 1. Conventions
+
+- Times are minutes of the day: minute 0 is 08:00.
+
+## 2. Actions
+
+#### \`get_client\`
+Read one client. Parameters: client_id (string): client number. Returns: client_id, name.
+
+#### \`get_booking\`
+Read one booking. Parameters: booking_id (string): booking number. Returns: booking_id, client_id, status, next_review_due.
+
+#### \`note_booking\`
+Note a booking for the evening team. Parameters: booking_id (string): booking number.
+
+- \`review_current\`: The client's review is overdue or falls due before the 17:00 close; review first.
+`;
+
+describe("a due time before a clock time", () => {
+  it("'The client's review is overdue or falls due before the 17:00 close': the `…_due` time (an integer minute) is neither past nor before that minute", () => {
+    const d = draft(SHIFT);
+    expect(d.set.tables.find((t) => t.name === "bookings")?.columns.find((c) => c.name === "next_review_due")?.type).toBe("integer");
+    expect(d.pcs("note_booking")).toEqual([{ message: "The client's review is overdue or falls due before the 17:00 close; review first.", sql: "SELECT COUNT(*) = 1 FROM bookings WHERE booking_id = :booking_id AND next_review_due >= :now AND next_review_due >= 540" }]);
+  });
+});
+
+const TICKETS = `# Help Desk Manual
+
+## 1. Enquiries
+
+| Function | Parameters | Returns |
+|---|---|---|
+| \`get_ticket\` | ticket_id | status |
+| \`get_query\` | query_id | ticket_id, status |
+
+## 2. Actions
+
+### \`close_query\`
+Closes a query; status becomes closed. A query still unanswered leaves the query "awaiting_reply". Parameter: query_id.
+
+### \`answer_ticket\`
+Answers a ticket and closes a query awaiting the reply. Parameter: ticket_id.
+`;
+
+describe("rows of another table that belong to the call's row", () => {
+  it("'leaves the query \"awaiting_reply\"' is a state; '… closes a query awaiting the reply': this row's queries in that state are closed", () => {
+    const d = draft(TICKETS);
+    expect(d.set.tables.find((t) => t.name === "queries")?.statuses).toEqual(["closed", "awaiting_reply"]);
+    expect(d.op("answer_ticket").effects).toEqual([{ sql: "UPDATE queries SET status = 'closed' WHERE ticket_id = :ticket_id AND status = 'awaiting_reply'" }]);
+  });
+});

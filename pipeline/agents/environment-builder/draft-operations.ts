@@ -3,8 +3,11 @@ import type { ReviewItem } from "../../schemas/world-review.js";
 import type { ManualFunction } from "./manual-functions.js";
 import type { ManualParam } from "./parse-params.js";
 import { keyName, paramType, typeOfName, type DraftTable, type TableSet } from "./draft-tables.js";
-import { idFromMessage, recogniseRefusal } from "./recognise-refusal.js";
-import { readEffects } from "./effect-sentences.js";
+import { idFromMessage, recogniseRefusal, type OpContext } from "./recognise-refusal.js";
+import { prose, readEffects, stampedColumns } from "./effect-sentences.js";
+import { balanceEffects, transferEffects } from "./balance-sentences.js";
+import { leftRowEffects, ownRowsEffects, tableAliases } from "./left-rows.js";
+import { awaitedState } from "./refusal-shapes.js";
 import { humanise, sameWord } from "./text.js";
 
 /**
@@ -62,7 +65,15 @@ function uniqueId(taken: Set<string>, id: string): string {
 }
 
 /** Draft one operation (approvals and rules are added afterwards, across operations). */
-export function draftOperation(f: ManualFunction, set: TableSet, minuteZero: number | null, review: Pending[]): DraftOperation {
+/** What the first drafting pass knows across functions: what each writes, other words for each table. */
+export interface Across {
+  written?: OpContext["written"];
+  aliases?: ReadonlyMap<string, string[][]>;
+  enums?: OpContext["enums"];
+}
+
+export function draftOperation(f: ManualFunction, set: TableSet, minuteZero: number | null, review: Pending[], across: Across = {}): DraftOperation {
+  const written = across.written;
   const subject = `operation ${f.name}`;
   const params: OperationSource["params"] = {};
   for (const p of f.params ?? []) {
@@ -99,9 +110,9 @@ export function draftOperation(f: ManualFunction, set: TableSet, minuteZero: num
   const t = f.access === "read" && /^(?:list|find|search)_/.test(f.name) ? null : subjectOf(names, set);
   const op: DraftOperation = { name: f.name, description: f.description || humanise(f.name), side: f.side, access: f.access, params, preconditions: [], effects: [], result: null, rules: [], table: t, fn: f, clauses: new Map() };
   const ids = new Set<string>();
-  const ctx = { table: t, params: names.map((n) => ({ name: n, source: params[n]?.source, type: params[n]?.type })), set, minuteZero };
+  const ctx: OpContext = { table: t, params: names.map((n) => ({ name: n, source: params[n]?.source, type: params[n]?.type })), set, minuteZero, ...(written ? { written } : {}), ...(across.aliases ? { aliases: across.aliases } : {}), ...(across.enums ? { enums: across.enums } : {}) };
   for (const r of f.refusals) {
-    const rec = recogniseRefusal(r.message, ctx);
+    const rec = recogniseRefusal(r.message, ctx, r.cause);
     if (!rec) {
       review.push({ kind: "precondition", subject, what: `refusal "${r.message}" needs its condition: add a precondition with this message (a shorthand such as in_state, limit or referenced, or sql)`, where: [place(f, r.message, r.line)] });
       continue;
@@ -127,11 +138,19 @@ export function draftOperation(f: ManualFunction, set: TableSet, minuteZero: num
         const kept = (f.returns?.fields ?? []).filter((c) => c !== p && c.endsWith(`_${p}`) && set.column(t, c));
         if (kept.length === 1 && !read.sets.some((x) => x.column === kept[0])) read.sets.push({ column: kept[0] as string, value: `:${p}` });
       }
+      // "Returns: …, audited_at" of `audit_invoice`: the row keeps the time of the call.
+      for (const c of stampedColumns(f.name, f.returns?.fields ?? [], t)) if (!read.sets.some((x) => x.column === c)) read.sets.push({ column: c, value: ":now" });
       // "Allocate an ED space … to a patient" taking bed_id and returning the row's bed_id: the row now references it.
       for (const p of names) {
         if (p === t.key || !set.tableOfKey(p) || set.tableOfKey(p) === set.customer || !set.column(t, p) || !(f.returns?.fields ?? []).includes(p)) continue;
         if (!read.sets.some((x) => x.column === p)) read.sets.push({ column: p, value: `:${p}` });
       }
+    }
+    // "The parcel is not awaiting inspection" (already inspected or returned): the call inspects it.
+    const awaited = f.refusals.map((r) => awaitedState(r.message, r.cause)).find((x) => x !== null);
+    if (awaited && !/^(?:propose|offer|request_\w*authori[sz]ation)/.test(f.name) && !read.sets.some((x) => x.column === set.stateColumn(t))) {
+      set.addStatus(t, awaited);
+      read.sets.unshift({ column: set.stateColumn(t), value: awaited });
     }
     for (const e of read.elsewhere) review.push({ kind: "effect", subject, what: `"${e.phrase}" becomes ${e.value}: write the effect on that row (which row of which table the manual does not say)`, where: [place(f, `${e.phrase} becomes ${e.value}`)] });
     if (read.sets.length > 0) {
@@ -151,10 +170,24 @@ export function draftOperation(f: ManualFunction, set: TableSet, minuteZero: num
         const clauses = op.clauses.get(pc.id);
         if (clauses) op.clauses.set(pc.id, clauses);
       } else if (params[t.key]) op.effects.push({ update: t.name, set: set2 });
-    } else if (!made && !/^(?:propose|offer|request_\w*authori[sz]ation)/.test(f.name)) {
+    }
+    // "debits the source wallet": the balance of the row it points at.
+    const moved = params[t.key] ? balanceEffects(prose(f.text), t, set, t.key) : [];
+    op.effects.push(...moved);
+    // "frees the room they leave (it goes to cleaning)": before the row points elsewhere.
+    const left = params[t.key] ? leftRowEffects(prose(f.text), t, set, t.key, across.aliases ?? new Map()) : [];
+    op.effects.unshift(...left);
+    moved.push(...left);
+    // "… and closes a query awaiting the reply": this row's rows of that table in that state.
+    const own = params[t.key] ? ownRowsEffects(prose(f.text), t, set, t.key) : [];
+    op.effects.push(...own);
+    moved.push(...own);
+    if (read.sets.length === 0 && moved.length === 0 && !made && !/^(?:propose|offer|request_\w*authori[sz]ation)/.test(f.name)) {
       review.push({ kind: "effect", subject, what: `the manual does not say what ${f.name} changes in a sentence the drafter reads ("sets …", "… becomes …"): add its effects`, where: [place(f, f.description || f.name)] });
     }
   }
+  // "Internal transfer between two wallets" (from_wallet_id, to_wallet_id, amount): whatever row the call is about.
+  if (f.access === "write" && f.side === "agent") op.effects.push(...transferEffects(prose(f.text), ctx.params, set));
   op.result = resultOf(f, op, set, review);
   return op;
 }
@@ -186,8 +219,18 @@ function createdRow(f: ManualFunction, t: DraftTable | null, set: TableSet, name
 
 /** Draft every function, twice: the states one function's messages name ("a released payment") are then known when an earlier one is read ("has not been released"). */
 export function draftOperations(functions: readonly ManualFunction[], set: TableSet, minuteZero: number | null, review: Pending[]): DraftOperation[] {
-  for (const f of functions) draftOperation(f, set, minuteZero, []);
-  return functions.map((f) => draftOperation(f, set, minuteZero, review));
+  const written = new Map<string, { table: string; columns: string[] }>();
+  const aliases = tableAliases(functions, set);
+  const enums = new Map<string, readonly string[]>();
+  for (const f of functions) {
+    const op = draftOperation(f, set, minuteZero, [], { aliases });
+    const own = op.table ? op.effects.filter((e) => e.update === op.table?.name).flatMap((e) => Object.keys(e.set ?? {})) : [];
+    const moved = op.transition ? [op.transition.column, ...Object.keys(op.transition.set ?? {})] : [];
+    if (op.table && own.length + moved.length > 0) written.set(f.name, { table: op.table.name, columns: [...own, ...moved] });
+    // "weapon (string, no / yes)" kept in intake_weapon: that column takes those values.
+    for (const e of op.effects) for (const [col, v] of Object.entries(e.set ?? {})) if (typeof v === "string" && op.params[v.slice(1)]?.enum) enums.set(`${e.update}.${col}`, op.params[v.slice(1)]?.enum as string[]);
+  }
+  return functions.map((f) => draftOperation(f, set, minuteZero, review, { written, aliases, enums }));
 }
 
 function resultOf(f: ManualFunction, op: DraftOperation, set: TableSet, review: Pending[]): OperationSource["result"] {

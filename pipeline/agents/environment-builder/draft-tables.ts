@@ -41,7 +41,7 @@ const INTEGER_WORDS = /^(?:days|day|nights|night|hours|weeks|months|years|minute
 export function typeOfName(name: string): DraftColumn["type"] {
   const ws = name.split("_");
   const last = ws[ws.length - 1] ?? "";
-  if (/_at$|_by$|_minute$|^minute/.test(name)) return "integer";
+  if (/_at$|_by$|_due$|_minute$|^minute/.test(name)) return "integer";
   if (/^(?:is|has)_/.test(name)) return "boolean";
   if (/(?:_id|_ref|_code|_number|_status|_name|_type|_kind|_date|_flag)$/.test(name) || last === "status") return "text";
   if (ws.some((w) => NUMBER_WORDS.test(w)) && !ws.some((w) => /^(?:code|currency|status|kind|type|tier)$/.test(w))) return "real";

@@ -103,6 +103,8 @@ export function readEffects(text: string, t: DraftTable, set: TableSet, params: 
       if (kv && col) put(col, (kv[2] as string).replace(/"/g, ""));
     }
   }
+  // "a late return leaves the loan "overdue"": a state the row can be in (not always: no effect).
+  for (const m of body.matchAll(/\bleaves the ([a-z][a-z -]{0,30}?) "([a-z][a-z0-9_]*)"/gi)) if (isTheRow(t, m[1] as string)) set.addStatus(t, m[2] as string);
   // "Returns the released payment", "the booked quote": the row ends in that (known) state.
   for (const m of body.matchAll(/\breturns? (?:the|a) ([a-z]+ed) ([a-z]+)\b/gi)) {
     if (t.statuses.includes(m[1] as string) && sameWord(m[2] as string, t.noun.split("_").at(-1) as string)) state(m[1] as string);
@@ -116,8 +118,33 @@ export function readEffects(text: string, t: DraftTable, set: TableSet, params: 
     const verb = /^([a-z]+)_/.exec(fnName)?.[1] ?? "";
     const hit = participles(verb).find((p) => t.statuses.includes(p));
     if (hit) state(hit);
+    // "Archives a closed invoice." (`archive_invoice`): the description's first verb is the function's and acts on the row itself; the row ends archived.
+    // The participle must be a word of the text ("… can be cancelled"): never a made-up form ("sended").
+    else if (verbActsOnRow(body, verb, t)) {
+      const said = participles(verb).find((p) => words(text).includes(p));
+      if (said) state(said);
+    }
   }
   return out;
+}
+
+/** "Archives a closed invoice": the text opens with the function's verb, whose object is the row's noun (one adjective at most). */
+function verbActsOnRow(body: string, verb: string, t: DraftTable): boolean {
+  const m = /^\s*([A-Za-z][a-z]+) (?:the|a|an) (?:([a-z-]+) )?([a-z]+)\b/.exec(body);
+  const said = m?.[1]?.toLowerCase() ?? "";
+  if (!m || verb.length < 4 || ![verb, `${verb}s`, `${verb}es`, verb.replace(/y$/, "ies")].includes(said)) return false;
+  return sameWord(m[3] as string, t.noun.split("_").at(-1) as string) && (m[3] as string).length >= 3;
+}
+
+/**
+ * Time columns a write function stamps: the row's `…_at` columns it returns whose words hold the
+ * participle of a word of the function's name (`audit_invoice` returning `audited_at`,
+ * `record_reinspection` returning `last_reinspected_at`): they take the call's time.
+ */
+export function stampedColumns(fnName: string, returned: readonly string[], t: DraftTable): string[] {
+  const verbs = fnName.split("_").filter((w) => w.length >= 4).flatMap((w) => [w, w.replace(/ment$/, "")]);
+  const forms = new Set(verbs.flatMap((v) => participles(v)));
+  return returned.filter((c) => /_at$/.test(c) && t.columns.some((x) => x.name === c) && c.replace(/_at$/, "").split("_").some((w) => forms.has(w)));
 }
 
 /**

@@ -18,6 +18,8 @@ export interface Refusal {
   line: number;
   /** Clause ids the message (or its Cause cell) cites. */
   clauses: string[];
+  /** The Cause cell of a Message | Cause table ("Already secured or released"). */
+  cause?: string;
 }
 
 export interface ManualFunction {
@@ -286,7 +288,7 @@ function paragraphFunctions(section: Section, m: ManualInput, access: "read" | "
         // A message goes to the functions of the group its words name (`booked` → book_inspection), else to all of them.
         const score = (f: Draft) => f.name.split("_").filter((t) => words(message).some((w) => sameWord(t, w))).length;
         const best = Math.max(0, ...group.map(score));
-        for (const f of group) if ((best === 0 || score(f) === best) && !named.includes(f.name)) f.refusals.push({ message, line: r.line, clauses });
+        for (const f of group) if ((best === 0 || score(f) === best) && !named.includes(f.name)) f.refusals.push({ message, line: r.line, clauses, ...(cause.trim() ? { cause: cause.trim() } : {}) });
       }
       group = [];
     }

@@ -1,5 +1,8 @@
 import type { PreconditionSource } from "../../schemas/world-source.js";
 import type { DraftTable, TableSet } from "./draft-tables.js";
+import { balanceRefusal } from "./balance-sentences.js";
+import { refusalShape } from "./refusal-shapes.js";
+import { twoRows } from "./two-rows.js";
 import { amountIn, contentWords, isIdentifier, nameScore, sameWord, snake, splitTop, words } from "./text.js";
 
 /**
@@ -21,6 +24,12 @@ export interface OpContext {
   params: ReadonlyArray<{ name: string; source?: string; type?: string }>;
   set: TableSet;
   minuteZero: number | null;
+  /** What each function writes on its own row (from the first drafting pass): "Record … with `fn` first". */
+  written?: ReadonlyMap<string, { table: string; columns: string[] }>;
+  /** Other words for each table: the descriptions of parameters keyed to it (left-rows.ts). */
+  aliases?: ReadonlyMap<string, string[][]>;
+  /** `table.column` → the enumeration of the parameter a function fills it from. */
+  enums?: ReadonlyMap<string, readonly string[]>;
 }
 
 export type Recognised = Omit<PreconditionSource, "id" | "message" | "rule"> & { idHint: string; hidden?: string };
@@ -28,7 +37,7 @@ export type Recognised = Omit<PreconditionSource, "id" | "message" | "rule"> & {
 const NEGATIVE = /^(?:un|non|in)[a-z]+ed$/;
 
 /** The table a phrase names (`the beneficiary`, `bed request`), by its noun. */
-function tableNamed(set: TableSet, phrase: string): DraftTable | null {
+export function tableNamed(set: TableSet, phrase: string): DraftTable | null {
   const ws = words(phrase);
   let best: DraftTable | null = null;
   let bestLen = 0;
@@ -111,7 +120,7 @@ function comparatorBefore(text: string): Comparator | null {
 }
 
 /** Recognise the precondition a refusal message states (see the module comment). */
-export function recogniseRefusal(message: string, ctx: OpContext): Recognised | null {
+export function recogniseRefusal(message: string, ctx: OpContext, cause?: string): Recognised | null {
   const { set, table: t } = ctx;
   const none = /^No ([a-z][a-z -]*?) with this\b/i.exec(message);
   if (none) {
@@ -126,7 +135,7 @@ export function recogniseRefusal(message: string, ctx: OpContext): Recognised | 
     const minute = Number(time[1]) * 60 + Number(time[2]) - ctx.minuteZero;
     return { sql: `SELECT :now < ${minute}`, idHint: `before_${time[1]}${time[2]}` };
   }
-  const clock = clockTime(message, ctx.minuteZero);
+  const clock = clockTime(message, ctx.minuteZero) ?? twoRows(message, ctx);
   if (clock) return clock;
   if (!t) return null;
   const key = ctx.params.find((p) => p.name === t.key)?.name;
@@ -212,7 +221,7 @@ export function recogniseRefusal(message: string, ctx: OpContext): Recognised | 
       return { limit: t.name, value: `:${p}`, [c]: column, idHint: `${p}_${c}_${column}` };
     }
   }
-  return recogniseState(message, ctx, t, key);
+  return recogniseState(message, ctx, t, key) ?? balanceRefusal(firstClause(message), t, set, key) ?? refusalShape(message, ctx, t, cause);
 }
 
 /** The parameter holding the key of table `r`, if the call has one. */
@@ -221,7 +230,7 @@ function keyParam(ctx: OpContext, r: DraftTable): string | null {
 }
 
 /** The first clause of a message (before a `;` or the end of its first sentence): what is refused, not the advice after it. */
-function firstClause(message: string): string {
+export function firstClause(message: string): string {
   return (message.split(/;\s*|\.\s+(?=[A-Z])/)[0] ?? message).replace(/\s*\([^)]*\)\s*\.?$/, "").replace(/\.$/, "");
 }
 
