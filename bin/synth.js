@@ -7,6 +7,14 @@ import { pathToFileURL } from "node:url";
 import { join } from "node:path";
 import { ensureCompiled } from "./compile.mjs";
 
+// A reader that stops early (`synth show … | head`) closes the pipe: that ends the output, not in error.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on("error", (e) => {
+    if (e?.code === "EPIPE") process.exit(0);
+    throw e;
+  });
+}
+
 let entry;
 try {
   entry = pathToFileURL(join(await ensureCompiled(), "pipeline", "cli", "main.js")).href;

@@ -45,12 +45,12 @@ describe("synth review in headless Chromium", () => {
         expect(await page.locator("script").count()).toBe(0);
         mkdirSync(join(SCREENSHOT, ".."), { recursive: true });
         await page.screenshot({ path: SCREENSHOT, fullPage: true });
-        await Promise.all([page.waitForURL(`${outUrl}/fx-treasury/fx-treasury-016.html`), page.locator('a[href="fx-treasury/fx-treasury-016.html"]').click()]);
-        expect(await page.title()).toBe(`fx-treasury-016 — ${SAMPLE}`);
+        await Promise.all([page.waitForURL(`${outUrl}/fx-treasury/fx-treasury-024.html`), page.locator('a[href="fx-treasury/fx-treasury-024.html"]').click()]);
+        expect(await page.title()).toBe(`fx-treasury-024 — ${SAMPLE}`);
         const clause = page.locator("tr#event-11 blockquote.clause");
         await expect.poll(() => clause.isVisible()).toBe(true);
         expect(await clause.innerText()).toBe("  81 | 8. Put the exact terms to the client's authorised approver with `propose_payment_release` (PAP-2.2).");
-        expect(loaded).toEqual(["index.html", "fx-treasury/fx-treasury-016.html"]);
+        expect(loaded).toEqual(["index.html", "fx-treasury/fx-treasury-024.html"]);
         expect(problems).toEqual([]);
         expect(requests).toEqual([]);
       } finally {

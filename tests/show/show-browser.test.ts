@@ -11,13 +11,15 @@ import { runCli } from "../cli/run-cli.js";
 import { RELEASES, SAMPLE } from "./show-fixture.js";
 
 const SCREENSHOT = resolve(import.meta.dirname, "../../generated/test-artifacts/show.png");
+/** fx-treasury-024's approval check of its first release (PAY-10013), decided at golden event 17. */
+const APPROVED = "check-process-release_approved_payment-approved-PAY-10013-EUR-BEN-1022";
 
 describe("synth show --html in headless Chromium", () => {
   browserTest("loads with no console error and no request, has its sections and anchors, quotes a clause visibly, escapes markup; screenshotted", async () => {
     const dir = mkdtempSync(join(tmpdir(), "show-browser-"));
     try {
-      const file = join(dir, "fx-treasury-016.html");
-      const r = runCli(["show", SAMPLE, "fx-treasury-016", "--html", file]);
+      const file = join(dir, "fx-treasury-024.html");
+      const r = runCli(["show", SAMPLE, "fx-treasury-024", "--html", file]);
       expect(r.code).toBe(0);
       expect(r.stdout).toBe(`wrote ${file}\n`);
       // the same view with markup planted in a customer's words: it must show as text
@@ -36,10 +38,10 @@ describe("synth show --html in headless Chromium", () => {
         expect(await page.$$eval("h2[id]", (h) => h.map((x) => x.id))).toEqual(["goal-checks", "process-checks", "protection-checks"]);
         expect(await page.locator("tr#event-1").count()).toBe(1);
         expect(await page.locator("tr#event-22").count()).toBe(1);
-        expect(await page.locator("section#check-process-release_approved_payment-approved").count()).toBe(1);
+        expect(await page.locator(`section#${APPROVED}`).count()).toBe(1);
         // the event that decided the check links to the check's anchor, and the check back to it
-        expect(await page.locator('tr#event-17 a[href="#check-process-release_approved_payment-approved"]').count()).toBe(1);
-        expect(await page.locator('section#check-process-release_approved_payment-approved a[href="#event-17"]').count()).toBe(1);
+        expect(await page.locator(`tr#event-17 a[href="#${APPROVED}"]`).count()).toBe(1);
+        expect(await page.locator(`section#${APPROVED} a[href="#event-17"]`).count()).toBe(1);
         const clause = page.locator("tr#event-11 blockquote.clause");
         await expect.poll(() => clause.isVisible()).toBe(true);
         expect(await clause.innerText()).toBe("  81 | 8. Put the exact terms to the client's authorised approver with `propose_payment_release` (PAP-2.2).");

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../cli/run-cli.js";
@@ -10,14 +10,14 @@ const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 describe("synth show --json", () => {
   it("prints one object the TaskView schema accepts, with the same content as the text view", () => {
-    const r = runCli(["show", SAMPLE, "fx-treasury-016", "--json"]);
+    const r = runCli(["show", SAMPLE, "fx-treasury-024", "--json"]);
     expect(r.code).toBe(0);
     const view = TaskView.parse(JSON.parse(r.stdout));
     expect(view.release).toMatchObject({ name: "sample", version: VERSION });
-    expect(view.trace).toEqual({ kind: "golden", file: "domains/fx-treasury/golden/fx-treasury-016.json" });
-    const golden = JSON.parse(readFileSync(join(SAMPLE_DIR, "domains/fx-treasury/golden/fx-treasury-016.json"), "utf8")) as { events: unknown[] };
+    expect(view.trace).toEqual({ kind: "golden", file: "domains/fx-treasury/golden/fx-treasury-024.json" });
+    const golden = JSON.parse(readFileSync(join(SAMPLE_DIR, "domains/fx-treasury/golden/fx-treasury-024.json"), "utf8")) as { events: unknown[] };
     expect(view.events).toHaveLength(golden.events.length);
-    const task = JSON.parse(readFileSync(join(SAMPLE_DIR, "domains/fx-treasury/tasks/fx-treasury-016.json"), "utf8")) as { checks: Record<string, unknown[]>; reference_plan: unknown[] };
+    const task = JSON.parse(readFileSync(join(SAMPLE_DIR, "domains/fx-treasury/tasks/fx-treasury-024.json"), "utf8")) as { checks: Record<string, unknown[]>; reference_plan: unknown[] };
     expect(view.checks).toHaveLength(Object.values(task.checks).flat().length);
     // every reference-plan step is placed at one event, in order
     const plan = task.reference_plan as Array<{ step: number; operation: string }>;
@@ -40,7 +40,14 @@ describe("synth show: bad input", () => {
     const r = runCli(["show", SAMPLE, "fx-treasury-01"]);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe("");
-    expect(r.stderr).toContain(`[TASK_NOT_FOUND] no task fx-treasury-01 in ${SAMPLE}; nearest: fx-treasury-011, fx-treasury-013, fx-treasury-016, fx-treasury-018, fx-treasury-019 (got "fx-treasury-01")`);
+    // the ids that contain the typo come first, in id order: here the first five fx-treasury-01x of the release
+    const nearest = readdirSync(join(SAMPLE_DIR, "domains", "fx-treasury", "tasks"))
+      .map((f) => f.replace(/\.json$/, ""))
+      .filter((id) => id.startsWith("fx-treasury-01"))
+      .sort()
+      .slice(0, 5);
+    expect(nearest).toHaveLength(5);
+    expect(r.stderr).toContain(`[TASK_NOT_FOUND] no task fx-treasury-01 in ${SAMPLE}; nearest: ${nearest.join(", ")} (got "fx-treasury-01")`);
     expect(r.stderr).toContain('(got "fx-treasury-01")');
   });
 
@@ -53,7 +60,7 @@ describe("synth show: bad input", () => {
       expect(lines[0]).toBe(`warning: ${dir} does not match its manifest (1 file); showing it anyway, --strict refuses it:`);
       expect(lines[1]).toMatch(new RegExp(`^warning: ${escapeRe(golden)}: \\[RELEASE_TAMPERED\\] content changed: sha256 [0-9a-f]{64} differs from the manifest's [0-9a-f]{64}$`));
       expect(lines.slice(2)).toEqual([""]);
-      expect(r.stdout.split("\n")[0]).toBe("Task ed-triage-008 (ed-triage) — SBAR handover before the 09:30 shift change (ATT-5104)");
+      expect(r.stdout.split("\n")[0]).toBe("Task ed-triage-008 (ed-triage) — SBAR handover before the 09:30 shift change (ATT-5137); Escalate a patient who has waited beyond the target time (ATT-5137); Admit a patient to an inpatient bed (ATT-5137)");
     } finally {
       removeTree(join(dir, ".."));
     }

@@ -20,14 +20,14 @@ function makeWritable(dir: string): void {
   }
 }
 
-/** A writable copy of the sample release with one golden trace edited (ed-triage-008's pain score), and that file's path. */
+/** A writable copy of the sample release with one golden trace edited (ed-triage-008's pain score, 2 in the release, made 3), and that file's path. */
 export function tamperedCopy(): { dir: string; golden: string } {
   const dir = join(mkdtempSync(join(tmpdir(), "show-tamper-")), VERSION);
   cpSync(SAMPLE_DIR, dir, { recursive: true });
   makeWritable(dir);
   const golden = join(dir, "domains", "ed-triage", "golden", "ed-triage-008.json");
   const before = readFileSync(golden, "utf8");
-  const after = before.replace('"pain_score": 3', '"pain_score": 4');
+  const after = before.replace('"pain_score": 2', '"pain_score": 3');
   if (after === before) throw new Error("the tamper fixture no longer finds its pain score");
   writeFileSync(golden, after);
   return { dir, golden };

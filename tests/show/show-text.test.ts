@@ -26,25 +26,23 @@ function block(lines: string[], first: string, n: number): string[] {
 describe("synth show RELEASE TASK as text, one task per sample domain", () => {
   it("customs-clearance-016: the golden trace reads the procedure in force first, quotes the clause with its line numbers, and a check names its deciding event and the violation trace that fails it", () => {
     const lines = show("customs-clearance-016");
-    expect(lines).toContain('  corrected_commodity_code = "6912002300" [hidden from agent] "The corrected commodity code is 6912002300." (asked about: corrected commodity code)');
+    expect(lines).toContain('  proof_of_origin_reference = "REXVN5530218847-AF-3351" [hidden from agent] "The reference of the proof of origin is REXVN5530218847-AF-3351." (asked about: proof of origin reference, reference of the proof of origin)');
     expect(lines).toContain("  distractor duty-security-policy@2.4 \"Securing Import Duty — Deferment Accounts and Cash Deposits\" (2024-07-01 to 2025-09-30) scope: Duty on standard import declarations lodged at the Import Clearance Desk.");
     expect(lines.find((l) => l.startsWith("[1] "))).toBe("[1] t=0 customer customer_message message → executed");
-    expect(block(lines, '[2] t=0 agent tool_call read_document {"id":"declaration-amendment-procedure","version":"1.4"} → executed', 7).slice(2)).toEqual([
-      '    plan step 1 (amend-declaration/s1): the procedure "Amend a declaration before release" is followed from here: read it in the version in force',
-      "    clause declaration-amendment-procedure@1.4 lines 72-74 (AM-2.1):",
-      `        72 | ${docLine("customs-clearance", "declaration-amendment-procedure.md", 72)}`,
-      `        73 | ${docLine("customs-clearance", "declaration-amendment-procedure.md", 73)}`,
-      `        74 | ${docLine("customs-clearance", "declaration-amendment-procedure.md", 74)}`,
+    expect(block(lines, '[2] t=0 agent tool_call read_document {"id":"holds-and-inspections-procedure","version":"2.0"} → executed', 5).slice(2)).toEqual([
+      '    plan step 1 (physical-examination/s1): the procedure "Carry out a physical examination" is followed from here: read it in the version in force',
+      "    clause holds-and-inspections-procedure@2.0 lines 82-82:",
+      `        82 | ${docLine("customs-clearance", "holds-and-inspections-procedure.md", 82)}`,
     ]);
-    expect(docLine("customs-clearance", "declaration-amendment-procedure.md", 72)).toBe("1. Retrieve the declaration with `get_declaration` (AM-2.1).");
-    expect(block(lines, "  process-claim_preference-DEC-26-004121-count [execution_count] passed: claim_preference runs exactly 1 time(s) for DEC-26-004121.", 7)).toEqual([
-      "  process-claim_preference-DEC-26-004121-count [execution_count] passed: claim_preference runs exactly 1 time(s) for DEC-26-004121.",
+    expect(docLine("customs-clearance", "holds-and-inspections-procedure.md", 82)).toBe("1. List the holds of the declaration with `list_holds` and identify the open physical hold.");
+    expect(block(lines, "  process-claim_preference-DEC-26-004133-count [execution_count] passed: claim_preference runs exactly 1 time(s) for DEC-26-004133.", 7)).toEqual([
+      "  process-claim_preference-DEC-26-004133-count [execution_count] passed: claim_preference runs exactly 1 time(s) for DEC-26-004133.",
       "      rule PO-3.2, clause preferential-origin-procedure@3.2 lines 110-112 (PO-3.2):",
       "         110 | 4. Record the claim with `claim_preference` (PO-3.2, PO-4.1).",
       "         111 |    - If the customs value is EUR 6,000.00 or less, then stop; the declaration continues with the",
       "         112 |      security of the duty.",
-      '      decided at event 19: claim_preference with declaration_id = "DEC-26-004121" executed 1 time (event 19), expected exactly 1',
-      '      violation domains/customs-clearance/violations/customs-clearance-016/execute_twice.json (execute_twice): failed: claim_preference with declaration_id = "DEC-26-004121" executed 2 times (events 19, 20), expected exactly 1',
+      '      decided at event 15: claim_preference with declaration_id = "DEC-26-004133" executed 1 time (event 15), expected exactly 1',
+      '      violation domains/customs-clearance/violations/customs-clearance-016/execute_twice.json (execute_twice): failed: claim_preference with declaration_id = "DEC-26-004133" executed 2 times (events 15, 16), expected exactly 1',
     ]);
   });
 
