@@ -7,6 +7,8 @@ import { describe, expect, it } from "vitest";
 import { SAMPLE } from "./runner-fixture.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+/** fx-treasury's tasks in the sample release: one episode each per condition and run. */
+const FX_TASKS = readdirSync(join(SAMPLE, "domains", "fx-treasury", "tasks")).filter((f) => f.endsWith(".json")).length;
 
 function synth(args: string[]): { code: number | null; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, [join(ROOT, "bin", "synth.js"), ...args], { cwd: ROOT, encoding: "utf8", env: { ...process.env, FOUNDRY_MODEL: "", FOUNDRY_CONFIG: "/dev/null" } });
@@ -64,7 +66,8 @@ describe("synth evaluate: refusals", () => {
     const out = mkdtempSync(join(tmpdir(), "eval-cli-"));
     const first = synth(["evaluate", SAMPLE, "--agent", "noop", "--conditions", "E0", "--domains", "fx-treasury", "--out", out]);
     expect(first.code).toBe(0);
-    expect(first.stdout).toContain("noop on sample@1.4.0 (user-sim deterministic): 17 episodes, 17 run now, 0 already finished, 0 errored");
+    expect(FX_TASKS).toBeGreaterThan(0);
+    expect(first.stdout).toContain(`noop on sample@1.4.0 (user-sim deterministic): ${FX_TASKS} episodes, ${FX_TASKS} run now, 0 already finished, 0 errored`);
     const other = synth(["evaluate", SAMPLE, "--agent", "oracle", "--conditions", "E0", "--domains", "fx-treasury", "--out", out]);
     expect(other.code).toBe(1);
     expect(other.stderr).toContain("[EVALUATION_OUT_CONFLICT] this folder holds the evaluation of noop on sample@1.4.0, not of oracle on sample@1.4.0: choose another --out");
@@ -72,11 +75,12 @@ describe("synth evaluate: refusals", () => {
     expect(differs.code).toBe(1);
     expect(differs.stderr).toContain('[EVALUATION_SETTINGS_CONFLICT] settings differ from the stored ones (conditions: stored ["E0"], now ["E0","E1"])');
     const again = synth(["evaluate", SAMPLE, "--agent", "noop", "--conditions", "E0", "--domains", "fx-treasury", "--out", out]);
-    expect(again.stdout).toContain("17 episodes, 0 run now, 17 already finished");
+    expect(again.stdout).toContain(`${FX_TASKS} episodes, 0 run now, ${FX_TASKS} already finished`);
     const fresh = synth(["evaluate", SAMPLE, "--agent", "noop", "--conditions", "E0,E1", "--domains", "fx-treasury", "--out", out, "--fresh"]);
     expect(fresh.code).toBe(0);
-    expect(fresh.stdout).toContain("34 episodes, 34 run now, 0 already finished");
-    expect(readFileSync(join(out, "results.jsonl"), "utf8").trim().split("\n")).toHaveLength(34);
+    // Two conditions now: every task twice.
+    expect(fresh.stdout).toContain(`${2 * FX_TASKS} episodes, ${2 * FX_TASKS} run now, 0 already finished`);
+    expect(readFileSync(join(out, "results.jsonl"), "utf8").trim().split("\n")).toHaveLength(2 * FX_TASKS);
   }, 120_000);
 
   it("warns when --concurrency asks for more episodes at once than model calls may run at once per provider", () => {

@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -11,7 +11,7 @@ const ARGS = ["evaluate", SAMPLE, "--agent", "probe:competent", "--domains", "fx
 const ENV = { ...process.env, FOUNDRY_MODEL: "", FOUNDRY_CONFIG: "/dev/null" };
 
 /** fx-treasury's tasks in the sample release × the four default conditions. */
-const EPISODES = 17 * 4;
+const EPISODES = readdirSync(join(SAMPLE, "domains", "fx-treasury", "tasks")).filter((f) => f.endsWith(".json")).length * 4;
 const lines = (file: string) => (existsSync(file) ? readFileSync(file, "utf8").split("\n").filter((l) => l.endsWith("}")).length : 0);
 
 describe("resume after SIGKILL", () => {

@@ -12,7 +12,7 @@ import { evaluateSample, SAMPLE } from "./runner-fixture.js";
 
 const release = loadEvalRelease(SAMPLE);
 const item = release.tasks.find((t) => t.task.id === "fx-treasury-001")!;
-// A task whose customer holds a private fact (the recall's reason code).
+// A task whose customer holds private facts (the cancellation's reason and the recall's reason code).
 const withFact = release.tasks.find((t) => t.task.id === "fx-treasury-008")!;
 const noRuntime = () => {
   throw new Error("no model in this test");
@@ -25,7 +25,10 @@ describe("episode options", () => {
     const file = join(mkdtempSync(join(tmpdir(), "replay-")), "submitted.json");
     writeFileSync(file, stableJson(item.golden));
     const o = await evaluateSample({ agent: `replay:${file}` });
-    expect(o.results.map((r) => [r.task, r.strict_success, r.calls.total, r.golden_calls.total])).toEqual([["fx-treasury-001", true, 17, 17]]);
+    // Every call the agent made in the golden trace (tools, proposals, messages), made again.
+    const agentCalls = item.golden.events.filter((e) => e.actor === "agent").length;
+    expect(agentCalls).toBeGreaterThan(0);
+    expect(o.results.map((r) => [r.task, r.strict_success, r.calls.total, r.golden_calls.total])).toEqual([["fx-treasury-001", true, agentCalls, agentCalls]]);
     writeFileSync(file, "{}");
     await expect(evaluateSample({ agent: `replay:${file}` })).rejects.toThrow(`--agent replay:${file}: replay file ${file} does not parse: task:`);
   });
@@ -44,7 +47,9 @@ describe("episode options", () => {
     expect([gold.calls.document_reads, gold.strict_success]).toEqual([0, true]);
     const full = await runEpisode({ item: withFact, condition: "E0", run: 0, seed: 1 }, { settings: settings({ ablation: "full-disclosure", agent: "noop", wall_time_ms: 60_000 }), agent: agentFactory("noop", noRuntime), customer: deterministicCustomer, out });
     const trace = JSON.parse(readFileSync(join(out, full.trace_file), "utf8")) as { events: Array<{ kind: string; text: string; facts: string[] }> };
-    expect(trace.events[0]).toMatchObject({ kind: "customer_message", facts: ["reason_code"], text: `${withFact.task.scenario.opening_request} ${withFact.task.scenario.private_facts[0]!.statement}` });
+    const facts = withFact.task.scenario.private_facts;
+    expect(facts.map((f) => f.id)).toEqual(["reason", "reason_code"]);
+    expect(trace.events[0]).toMatchObject({ kind: "customer_message", facts: ["reason", "reason_code"], text: `${withFact.task.scenario.opening_request} ${facts[0]!.statement} ${facts[1]!.statement}` });
     expect(full.user_sim_flags).toEqual([]);
   });
 
