@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { Task, Trace, type TraceEvent } from "../../pipeline/schemas/index.js";
-import { auditTranscript, factsAsked, factsStated } from "../../pipeline/evaluate/customer/audit-transcript.js";
+import { auditTranscript, factsAsked, factsContradicted, factsStated } from "../../pipeline/evaluate/customer/audit-transcript.js";
 import { openingFor } from "../../pipeline/evaluate/ablation.js";
 
 const OPENING = "Hello, this is Alpenrand Holz AG (customer number CL-103). Please release payment PAY-10023 and cancel PAY-10021.";
@@ -134,6 +134,27 @@ describe("auditTranscript: unprompted disclosure", () => {
     expect(factsStated(task(), "My pain score is 3.")).toEqual(["pain_score"]);
     const t = trace([customer(OPENING), customer("I have waited 3 days. My pain score is 3 today.")]);
     expect(auditTranscript(task(), t)).toEqual([{ kind: "unprompted_disclosure", event: 2, detail: 'disclosed private fact "pain_score" without being asked for it' }]);
+  });
+
+  it("values said in the world's words: a labelled statement, its answer alone, free text ending a sentence; a wrong code after a question names its fact", () => {
+    const base = task();
+    const worded = Task.parse({
+      ...base,
+      scenario: {
+        ...base.scenario,
+        private_facts: [
+          { id: "reason", statement: "The reason? We no longer want it made.", value: "client_request", param: "reason", disclose_when: ["reason"] },
+          { id: "reason_code", statement: "The reason code? It was paid twice (DUPL).", value: "DUPL", param: "reason_code", disclose_when: ["reason code"] },
+          { id: "allergies", statement: "The allergies are No known drug allergies.", value: "No known drug allergies", param: "allergies", disclose_when: ["allergies"] },
+        ],
+      },
+    });
+    expect(factsStated(worded, "The reason? We no longer want it made.")).toEqual(["reason"]);
+    expect(factsStated(worded, "Well, we no longer want it made, that's all.")).toEqual(["reason"]);
+    expect(factsStated(worded, "The allergies are No known drug allergies.")).toEqual(["allergies"]);
+    expect(factsStated(worded, "We want it made today.")).toEqual([]);
+    expect(factsContradicted(worded, "The reason code? A technical problem sent it (TECH).").map((c) => [c.fact.id, c.stated])).toEqual([["reason_code", ["TECH"]]]);
+    expect(factsContradicted(worded, "The reason code? It was paid twice (DUPL).")).toEqual([]);
   });
 
   it("asking names a topic, the fact id or its parameter; a topic inside a longer one is not the shorter fact", () => {

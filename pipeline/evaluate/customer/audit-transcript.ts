@@ -147,6 +147,13 @@ export function factsStated(task: Task, text: string): string[] {
       if (items.some((v) => distinctive(v)) || named.has(f.id)) out.add(f.id);
     }
   }
+  // A value said in the world's words ("The reason? We no longer want it made." for client_request)
+  // holds no token of the value: the fact's own statement, or its answer after the question mark, is.
+  const all = loose(text);
+  for (const f of task.scenario.private_facts) {
+    const answer = loose(/\?\s+(.+)$/s.exec(f.statement)?.[1] ?? "");
+    if (all.includes(loose(f.statement)) || (answer.trim().length >= 12 && all.includes(answer))) out.add(f.id);
+  }
   return task.scenario.private_facts.filter((f) => out.has(f.id)).map((f) => f.id);
 }
 
@@ -178,7 +185,8 @@ export function factsContradicted(task: Task, text: string, echoed: ReadonlySet<
 
 /** Lower case, `_` and `-` as spaces, one space between words (for topics and names). */
 function loose(s: string): string {
-  return ` ${s.normalize("NFKC").toLowerCase().replace(/[_\-]+/g, " ").replace(/[^\p{L}\p{N}.]+/gu, " ").replace(/\s+/g, " ").trim()} `;
+  // A full stop ends a sentence; only a decimal point (between digits) stays.
+  return ` ${s.normalize("NFKC").toLowerCase().replace(/[_\-]+/g, " ").replace(/(?<!\d)\.|\.(?!\d)/g, " ").replace(/[^\p{L}\p{N}.]+/gu, " ").replace(/\s+/g, " ").trim()} `;
 }
 
 function containsPhrase(looseText: string, phrase: string): boolean {
@@ -234,11 +242,16 @@ function sentence(text: string): Sentence {
   return { words: words(text), loose: loose(text) };
 }
 
+/** The sentences of a text; a question answered by the next sentence ("The reason code? It was paid twice (DUPL).") is one. */
 function sentences(text: string): Sentence[] {
-  return text
-    .split(/(?<=[.!?;])\s+|\n+/)
-    .filter((s) => s.trim() !== "")
-    .map(sentence);
+  const parts = text.split(/(?<=[.!?;])\s+|\n+/).filter((s) => s.trim() !== "");
+  const joined: string[] = [];
+  for (const p of parts) {
+    const last = joined.at(-1);
+    if (last !== undefined && last.trimEnd().endsWith("?") && !p.trimEnd().endsWith("?")) joined[joined.length - 1] = `${last} ${p}`;
+    else joined.push(p);
+  }
+  return joined.map(sentence);
 }
 
 function lowerWords(text: string): string[] {
