@@ -92,7 +92,7 @@ describe("synth evaluate --backend postgres", () => {
       const s = JSON.parse(status.output()) as { queues: Array<{ kind: string; waiting: number; leased: number; done: number; failed: number; this_code: boolean }>; workers: Array<{ pid: number; lost: number; state: string }> };
       expect(s.queues.filter((q) => q.kind === "episode").map(({ waiting, leased, done, failed, this_code }) => ({ waiting, leased, done, failed, this_code }))).toEqual([{ waiting: 0, leased: 0, done: episodes, failed: 0, this_code: true }]);
       expect(s.workers.find((w) => w.pid === workers[1]?.child.pid)?.lost).toBe(1);
-      expect(s.workers.filter((w) => w.pid !== workers[1]?.child.pid).map((w) => w.state)).toEqual(["stopped", "stopped"]);
+      expect(s.workers.filter((w) => w.pid !== workers[1]?.child.pid).map((w) => w.state), workers.map((w, i) => `worker ${i}:\n${w.output()}`).join("\n")).toEqual(["stopped", "stopped"]);
     },
     600_000,
   );

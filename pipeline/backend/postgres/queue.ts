@@ -90,10 +90,15 @@ export class JobQueue {
     return new JobQueue(boss, db);
   }
 
-  /** Create a queue when missing. */
+  /**
+   * Create a queue when missing. Processes that start together (workers, a coordinator) create the
+   * same queues at once, and pg-boss's queue creation deadlocks against itself: an advisory lock held
+   * on one of our connections lets one process at a time look and create.
+   */
   async ensureQueue(name: string): Promise<void> {
     if (this.#known.has(name)) return;
-    await this.#db.retrying("creating a queue", async () => {
+    await this.#db.transaction("creating a queue", async (c) => {
+      await c.query("SELECT pg_advisory_xact_lock(hashtext('foundry-queue-create'))");
       if (!(await this.#boss.getQueue(name))) await this.#boss.createQueue(name, { name, policy: "standard" });
     });
     this.#known.add(name);
