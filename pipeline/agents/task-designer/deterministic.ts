@@ -316,7 +316,9 @@ export function buildTask(
     decisions: [...decisions],
     documents: documentsFor(ctx, units),
     difficulty: null,
-    max_turns: 60,
+    // Room for an agent that reads, asks and checks more than the reference plan: three turns per
+    // agent step of it (the evaluator's default tool-call bound is three per golden call), at least 60.
+    max_turns: Math.max(60, 3 * plan.filter((s) => s.actor === "agent").length),
   };
 }
 
