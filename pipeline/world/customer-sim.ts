@@ -39,12 +39,15 @@ export class ScriptedCustomer {
    * The agent says `text` to the customer; the customer answers. A fact is disclosed when one of its
    * `disclose_when` topics occurs in the agent's words (case-insensitive), or every content word of
    * the topic does, in any order and form ("the reference of the invoice" for "invoice reference"),
-   * so a question phrased in the documents' words is understood.
+   * outside brackets (a format hint is not a question), so a question phrased in the documents'
+   * words is understood.
    */
   answer(text: string): { reply: TraceEvent; facts: string[] } {
     this.#episode.say("agent", text);
     const lower = text.toLowerCase();
-    const said = new Set(contentWords(text).map((w) => w.stem));
+    // Words in brackets are hints (a format such as "REX<country><number>-<invoice>", an example),
+    // not what is asked about: a topic counts by its words only outside them.
+    const said = new Set(contentWords(text.replace(/\([^()]*\)|<[^<>]*>/g, " ")).map((w) => w.stem));
     const asked = (topic: string) => {
       const words = contentWords(topic);
       return lower.includes(topic.toLowerCase()) || (words.length > 0 && words.every((w) => said.has(w.stem)));
