@@ -54,7 +54,10 @@ describe("synth evaluate: refusals", () => {
     cpSync(SAMPLE, copy, { recursive: true });
     makeWritable(copy);
     const task = join(copy, "domains", "fx-treasury", "tasks", "fx-treasury-001.json");
-    writeFileSync(task, readFileSync(task, "utf8").replace('"max_turns": 60', '"max_turns": 61'));
+    const original = readFileSync(task, "utf8");
+    const tampered = original.replace(/"max_turns": (\d+)/, (_m, n: string) => `"max_turns": ${Number(n) + 1}`);
+    expect(tampered).not.toBe(original);
+    writeFileSync(task, tampered);
     const out = mkdtempSync(join(tmpdir(), "eval-cli-"));
     const r = synth(["evaluate", copy, "--agent", "oracle", "--conditions", "E0", "--out", out]);
     expect(r.code).toBe(1);

@@ -98,12 +98,18 @@ describe("long tasks", () => {
 
   it("the designer's tasks combine several pieces for one client, and every plan ran on the live state", async () => {
     const lengths: number[] = [];
+    const turns: number[] = [];
     for (let slot = 0; slot < 3; slot++) {
       const r = await designer.design(ctx, slot, new RandomStream(46).fork(`task-slot/${slot}`));
       if (!r.ok) throw new Error(r.reason);
       lengths.push(r.task.workflows.length);
       expect(new Set(r.task.reference_plan.map((s) => s.args.client_id).filter((x) => x !== undefined))).toEqual(new Set([r.task.customer_id]));
+      // Room for an agent that does more than the plan: three turns per agent step, at least 60.
+      const agentSteps = r.task.reference_plan.filter((s) => s.actor === "agent").length;
+      expect(r.task.max_turns).toBe(Math.max(60, 3 * agentSteps));
+      turns.push(r.task.max_turns);
     }
     expect(Math.max(...lengths)).toBeGreaterThanOrEqual(4);
+    expect(Math.max(...turns)).toBeGreaterThan(60);
   });
 });
