@@ -165,9 +165,10 @@ function prepare(items: readonly EvalTask[]): Prepared[] {
     const compiled = item.domain.compiled;
     const ctx = createCheckContext(item.domain.world, item.task, initial);
     const golden: Trace = item.golden;
-    const ops = golden.events.filter((e) => isCall(e) && compiled.operations.has(e.name));
+    const isOp = (e: TraceEvent) => isCall(e) && compiled.operations.has(e.name);
+    const ops = golden.events.filter(isOp);
     // Scheduled events that fired change the state between calls: their statements are part of the raw run.
-    const raw = golden.events.filter((e) => (isCall(e) && compiled.operations.has(e.name)) || e.kind === "scheduled_event").map((e) => (e.kind === "scheduled_event" ? rawEventOf(compiled, item.task.scheduled_events ?? [], e) : rawCallOf(compiled, e)));
+    const raw = golden.events.filter((e) => isOp(e) || e.kind === "scheduled_event").map((e) => (e.kind === "scheduled_event" ? rawEventOf(compiled, item.task.scheduled_events ?? [], e) : rawCallOf(compiled, e)));
     return {
       item,
       initial,

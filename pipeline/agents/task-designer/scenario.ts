@@ -36,9 +36,9 @@ const QUESTION = /^(when|whether|how|what|which|who|where|why|any)\b/;
  * 6 words, or 10 for a question-like name said with a colon), else the parameter's words. A numeric
  * value never follows a name with a number in it ("pain score the patient gives, 0").
  */
-function topicFor(value: unknown, lead: string, raw: string, words: string): string {
+function topicFor(value: unknown, description: string, words: string): string {
   const numeric = typeof value === "number" || (Array.isArray(value) && value.some((v) => typeof v === "number"));
-  const name = numeric ? lead : raw;
+  const name = numeric ? leadOf(description) : rawLeadOf(description);
   const n = name.split(/\s+/).length;
   return name && (n <= 6 || (n <= 10 && QUESTION.test(name))) ? name : words;
 }
@@ -85,12 +85,11 @@ export function buildScenario(ctx: DomainContext, customer: Row, units: readonly
     opening_request: opening,
     private_facts: facts.map((f) => {
       const words = f.param.replace(/_/g, " ");
-      const lead = leadOf(f.description);
       const raw = rawLeadOf(f.description);
       const p = paramOf(ctx, f.param);
       return {
         id: f.param,
-        statement: statementOf(topicFor(f.value, lead, raw, words), f.value, p),
+        statement: statementOf(topicFor(f.value, f.description, words), f.value, p),
         value: f.value as string | number | boolean | null | Array<string | number | boolean>,
         param: f.param,
         // The customer recognises the fact by the parameter's words and by the description's (numbers included).

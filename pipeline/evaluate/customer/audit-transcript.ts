@@ -45,7 +45,7 @@ export function auditTranscript(task: Task, trace: Trace): UserSimFlag[] {
   const openings = new Set([task.scenario.opening_request, openingFor(task, "full-disclosure").text]);
   let openingSeen = false;
 
-  for (const e of trace.events) {
+  for (const [i, e] of trace.events.entries()) {
     if (e.kind === "agent_message" && e.actor === "agent") {
       const text = e.text ?? "";
       agentLines.push({ index: e.index, text });
@@ -64,7 +64,7 @@ export function auditTranscript(task: Task, trace: Trace): UserSimFlag[] {
       openingSeen = true;
       // A correction of terms the customer just approved (its scenario's renewal, said right after
       // the approval) is what the scenario tells it to say: not a disclosure, not a contradiction.
-      const before = trace.events[trace.events.indexOf(e) - 1];
+      const before = trace.events[i - 1];
       const renewal = (task.scenario.renewals ?? []).find((r) => r.statement === text);
       if (renewal && before?.kind === "approval" && before.actor === "customer" && before.status === "executed") {
         for (const f of facts.filter((x) => (x.param ?? x.id) === renewal.param)) disclosed.add(f.id);
