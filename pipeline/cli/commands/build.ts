@@ -13,6 +13,7 @@ import { ValidationReport } from "../../schemas/index.js";
 import { demoFigures, figureLines } from "../../release/demo-figures.js";
 import type { Backend } from "../../backend/open-backend.js";
 import { backendFlags, withBackendOptions, type BackendFlags } from "../backend-options.js";
+import { domainDrops, mergeOutcomes, recordUpToDate, upToDateDomains, type CliBuildOutcome } from "../../build/up-to-date-build.js";
 
 interface BuildFlags extends BackendFlags {
   domains?: string;
@@ -66,14 +67,9 @@ function groupByReason(dropped: ReadonlyArray<{ item: string; reason: string }>)
 }
 
 /** The end-of-build table: per domain and stage, items in and out and what was dropped. */
-export function printOutcome(outcome: BuildOutcome, json: boolean, generated?: string): void {
+export function printOutcome(outcome: BuildOutcome | CliBuildOutcome, json: boolean, generated?: string): void {
   // Items lost to model failures make the build exit 1, with how many and why (also with --json, on stderr).
-  const lost = modelFailureSummary(
-    outcome.domains.flatMap((d) => [
-      ...d.records.filter((r) => r.status === "dropped").map((r) => ({ domain: d.domain, item: r.id ?? `slot-${r.slot + 1}`, reason: r.reason })),
-      ...d.stages.flatMap((s) => s.dropped.map((x) => ({ domain: d.domain, item: x.item, reason: /^SOP_LLM_FAILED/.test(x.reason) ? `model failure (extraction) in stage ${s.stage}: ${x.reason}` : x.reason }))),
-    ]),
-  );
+  const lost = modelFailureSummary(outcome.domains.flatMap(domainDrops));
   if (lost.length > 0) {
     process.stderr.write(`${lost.join("\n")}\n`);
     process.exitCode = 1;
@@ -118,10 +114,12 @@ export function printOutcome(outcome: BuildOutcome, json: boolean, generated?: s
       process.stdout.write(`${figureLines(d.domain, demoFigures(report, join(generated!, d.domain))).join("\n")}\n`);
     }
   }
+  const upToDate = "up_to_date" in outcome ? outcome.up_to_date : [];
+  for (const u of upToDate) process.stdout.write(`${u.domain}: up to date (the outputs of ${u.run}; sources, SOP, outputs, code and settings unchanged): nothing built\n`);
   const timing = new Table({ head: ["stage", "time", "stage cache hits", "model calls", "tokens in/out"] });
   for (const s of outcome.stats) timing.push([s.stage, `${(s.ms / 1000).toFixed(2)} s`, s.cache_hits, s.model_calls, `${s.tokens_in}/${s.tokens_out}`]);
   const dropped = reasons.length > 0 ? `dropped, with their reasons:\n${reasons.join("\n")}\n` : "";
-  process.stdout.write(`${table.toString()}\n${dropped}${timing.toString()}\nrun ${outcome.run}: ${outcome.domains.reduce((n, d) => n + d.released, 0)} task(s) released; stage cache ${outcome.cache.hits} hit(s), ${outcome.cache.misses} miss(es)\n`);
+  process.stdout.write(`${table.toString()}\n${dropped}${outcome.stats.length > 0 ? `${timing.toString()}\n` : ""}${outcome.run === null ? "nothing built" : `run ${outcome.run}`}: ${outcome.domains.reduce((n, d) => n + d.released, 0)} task(s) released; stage cache ${outcome.cache.hits} hit(s), ${outcome.cache.misses} miss(es)\n`);
 }
 
 /** `synth build` and `synth resume`. */
@@ -144,11 +142,24 @@ export function registerBuild(program: Command): void {
     )
     .action(async (o: BuildFlags) => {
       const config = resolveConfig({ flags: flagsToConfig(o) });
-      const { openBackend } = await import("../../backend/open-backend.js");
-      const backend = await openBackend(config);
-      const { runBuild } = await import("../../build/run-build.js");
-      const outcome = await runBuild({ backend: backend.build, config, domains: o.domains !== undefined ? parseDomainList(o.domains, "--domains") : undefined, paths: { sources: o.sources, sop: o.sop, generated: o.generated }, progress: Progress.auto(Boolean(o.json)), review: Boolean(o.review) }).finally(() => backend.close());
-      printOutcome(outcome, Boolean(o.json), o.generated);
+      const paths = { sources: o.sources, sop: o.sop, generated: o.generated };
+      const domains = o.domains !== undefined ? parseDomainList(o.domains, "--domains") : undefined;
+      const progress = Progress.auto(Boolean(o.json));
+      // Domains whose up-to-date record holds are answered without loading the graph; the rest build.
+      const shortcut = config.backend === "embedded" && !o.review && !process.env.FOUNDRY_TEST_KILL_AT;
+      const check = shortcut ? upToDateDomains(config, paths, domains) : null;
+      const served = check?.served ?? [];
+      const stale = check ? check.stale : domains;
+      for (const d of served) progress.emit({ event: "done", domain: d.domain, detail: `up to date (the outputs of ${d.run}): nothing to build` });
+      let built: BuildOutcome | null = null;
+      if (stale === undefined || stale.length > 0) {
+        const { openBackend } = await import("../../backend/open-backend.js");
+        const backend = await openBackend(config);
+        const { runBuild } = await import("../../build/run-build.js");
+        built = await runBuild({ backend: backend.build, config, domains: stale, paths, progress, review: Boolean(o.review) }).finally(() => backend.close());
+        if (shortcut) recordUpToDate(config, paths, built);
+      }
+      printOutcome(mergeOutcomes(check?.order ?? [], built, served), Boolean(o.json), o.generated);
     });
   withBackendOptions(program.command("resume"))
     .description("Continue a build run that crashed or was killed, from its last completed step.")
