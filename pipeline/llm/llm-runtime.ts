@@ -3,12 +3,11 @@ import { AIMessage, coerceMessageLikeToMessage, HumanMessage, type BaseMessage }
 import { z } from "zod";
 import type { Runnable } from "@langchain/core/runnables";
 import type { AgentRole, FoundryConfig } from "../core/config.js";
-import { contentHash } from "../core/canonical-json.js";
 import { FoundryError } from "../core/errors.js";
 import { RandomStream } from "../core/random.js";
 import { Accounting, type CallScope, type UsageSnapshot } from "./accounting.js";
 import { callWithTimeout } from "./call-timeout.js";
-import { cacheKeyMaterial } from "./cache-key.js";
+import { cacheEntry } from "./cache-key.js";
 import { classifyError, FAILURE_CODES, InvalidAnswerError } from "./classify-error.js";
 import { messageText, readStructuredAnswer } from "./answer-check.js";
 import type { LlmInvoker, LlmRequest, ModelBinding } from "./llm-request.js";
@@ -161,8 +160,8 @@ export function createLlmRuntime(config: FoundryConfig, options: LlmRuntimeOptio
       const messages = request.messages.map((m) => coerceMessageLikeToMessage(m));
       const cache = cacheEnabled && request.cache !== false ? openCache() : null;
       const useCache = cache !== null;
-      const material = useCache
-        ? cacheKeyMaterial({
+      const entry = useCache
+        ? cacheEntry({
             ref,
             settings: registry.settings(ref),
             messages,
@@ -173,9 +172,8 @@ export function createLlmRuntime(config: FoundryConfig, options: LlmRuntimeOptio
             ...(request.structured ? { structured: { name: request.structured.name, native: request.structured.native, schema: request.structured.schema } } : {}),
           })
         : undefined;
-      const key = material ? contentHash(material) : undefined;
-      if (cache && key) {
-        const hit = await cache.get(key);
+      if (cache && entry) {
+        const hit = await cache.get(entry.key);
         // A stored answer that no longer passes its check (it cannot, unless the check changed) is a miss.
         if (hit && (!request.structured || passes(hit, request.structured))) {
           accounting.count(scope, "cacheHits");
@@ -227,7 +225,7 @@ export function createLlmRuntime(config: FoundryConfig, options: LlmRuntimeOptio
         accounting.failure(scope, err.code);
         throw err;
       }
-      if (cache && key && material) await cache.put(key, ref.spec, material, answer);
+      if (cache && entry) await cache.put(entry, ref.spec, answer);
       return answer;
     },
 

@@ -3,7 +3,7 @@ import { dirname, join } from "node:path";
 import Database from "better-sqlite3";
 import { AIMessage } from "@langchain/core/messages";
 import { canonicalJson } from "../core/canonical-json.js";
-import { CACHE_FORMAT_VERSION } from "./cache-key.js";
+import { CACHE_FORMAT_VERSION, type CacheEntry } from "./cache-key.js";
 
 /** File name of the response cache inside `cache_dir`. */
 export const RESPONSE_CACHE_FILE = "llm-cache.sqlite";
@@ -33,7 +33,8 @@ export interface ResponseCacheStats {
  */
 export interface ResponseStore {
   get(key: string): AIMessage | undefined | Promise<AIMessage | undefined>;
-  put(key: string, model: string, request: unknown, answer: AIMessage): void | Promise<void>;
+  /** Store a successful answer with its request; each message of the request is stored once (by its hash). */
+  put(entry: CacheEntry, model: string, answer: AIMessage): void | Promise<void>;
   stats(): ResponseCacheStats;
   close(): void;
 }
@@ -72,13 +73,18 @@ export function rehydrateAnswer(stored: StoredAnswer): AIMessage {
 
 /**
  * Content-addressed answers in SQLite (WAL). Only successful answers are ever written, so a
- * failure is retried on the next build instead of being replayed.
+ * failure is retried on the next build instead of being replayed. A row's request holds its
+ * messages as hashes; the `messages` table holds each message's canonical JSON once, so a
+ * conversation of n calls stores its messages once instead of n times over.
  */
 export class ResponseCache implements ResponseStore {
   readonly path: string;
   readonly #db: Database.Database;
   readonly #get: Database.Statement<[string], { response: string }>;
   readonly #put: Database.Statement<[string, string, string, string]>;
+  readonly #putMessage: Database.Statement<[string, string]>;
+  /** Message hashes this connection has written: not written again. */
+  readonly #written = new Set<string>();
   readonly #stats: ResponseCacheStats = { hits: 0, misses: 0, writes: 0 };
 
   /** Open (creating if needed) the cache at `path`; `:memory:` for a private in-memory cache. */
@@ -87,6 +93,8 @@ export class ResponseCache implements ResponseStore {
     this.path = path;
     this.#db = new Database(path);
     this.#db.pragma("journal_mode = WAL");
+    // A cache: a power cut may lose the last answers written (they are asked again), never corrupt the file.
+    this.#db.pragma("synchronous = NORMAL");
     // Two builds sharing one cache wait for each other's short writes instead of failing.
     this.#db.pragma("busy_timeout = 5000");
     this.#db.exec(
@@ -96,10 +104,15 @@ export class ResponseCache implements ResponseStore {
          model TEXT NOT NULL,
          request TEXT NOT NULL,
          response TEXT NOT NULL
+       );
+       CREATE TABLE IF NOT EXISTS messages (
+         hash TEXT PRIMARY KEY,
+         json TEXT NOT NULL
        )`,
     );
     this.#get = this.#db.prepare(`SELECT response FROM responses WHERE key = ? AND format = ${CACHE_FORMAT_VERSION}`);
     this.#put = this.#db.prepare(`INSERT OR REPLACE INTO responses (key, format, model, request, response) VALUES (?, ${CACHE_FORMAT_VERSION}, ?, ?, ?)`);
+    this.#putMessage = this.#db.prepare("INSERT OR IGNORE INTO messages (hash, json) VALUES (?, ?)");
   }
 
   /** The cache file under a configuration's `cache_dir`. */
@@ -118,10 +131,29 @@ export class ResponseCache implements ResponseStore {
     return rehydrateAnswer(JSON.parse(row.response) as StoredAnswer);
   }
 
-  /** Store a successful answer under `key` with the request that produced it. */
-  put(key: string, model: string, request: unknown, answer: AIMessage): void {
-    this.#put.run(key, model, canonicalJson(request), canonicalJson(serializeAnswer(answer)));
+  /** Store a successful answer under its request's key, with the request and its new messages, in one transaction. */
+  put(entry: CacheEntry, model: string, answer: AIMessage): void {
+    const fresh = entry.messages.filter((m) => !this.#written.has(m.hash));
+    this.#db.transaction(() => {
+      for (const m of fresh) this.#putMessage.run(m.hash, m.json);
+      this.#put.run(entry.key, model, entry.request, canonicalJson(serializeAnswer(answer)));
+    })();
+    for (const m of fresh) this.#written.add(m.hash);
     this.#stats.writes++;
+  }
+
+  /** The stored request of `key` with its messages put back (for auditing a hit); undefined when absent. */
+  request(key: string): unknown {
+    const row = this.#db.prepare("SELECT request FROM responses WHERE key = ?").get(key) as { request: string } | undefined;
+    if (!row) return undefined;
+    const req = JSON.parse(row.request) as { messages: string[] };
+    const get = this.#db.prepare("SELECT json FROM messages WHERE hash = ?");
+    return { ...req, messages: req.messages.map((h) => JSON.parse((get.get(h) as { json: string }).json)) };
+  }
+
+  /** Distinct messages stored. */
+  messageCount(): number {
+    return (this.#db.prepare("SELECT count(*) AS n FROM messages").get() as { n: number }).n;
   }
 
   /** Entries stored (all formats). */

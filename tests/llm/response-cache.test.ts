@@ -1,13 +1,13 @@
 import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { AIMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
+import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { fakeModel } from "@langchain/core/testing";
 import { tool } from "@langchain/core/tools";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { cacheKey, messagesKey } from "../../pipeline/llm/cache-key.js";
+import { cacheEntry, cacheKey, messagesKey } from "../../pipeline/llm/cache-key.js";
 import { createLlmRuntime, type LlmRuntime } from "../../pipeline/llm/llm-runtime.js";
 import { parseModelSpec, type ModelRef } from "../../pipeline/llm/model-registry.js";
 import { RESPONSE_CACHE_FILE, ResponseCache } from "../../pipeline/llm/response-cache.js";
@@ -46,6 +46,22 @@ describe("cache keys", () => {
     expect(cacheKey({ ...base, callOptions: { ls_structured_output_format: { kwargs: {} } } })).toBe(cacheKey(base));
   });
 
+  it("are the same whether a conversation's messages were keyed before (memoized) or are fresh copies; an edited message is keyed again", () => {
+    const call = (id: string) => new AIMessage({ content: "", tool_calls: [{ name: "lookup", args: { id: "1" }, id, type: "tool_call" }] });
+    const grown: BaseMessage[] = [new SystemMessage("You design tasks."), new HumanMessage("Design one."), call("call_a")];
+    const first = cacheKey({ ...base, messages: grown });
+    grown.push(new ToolMessage({ content: "one", tool_call_id: "call_a" }), call("call_b"));
+    const fresh = [new SystemMessage("You design tasks."), new HumanMessage("Design one."), call("call_z"), new ToolMessage({ content: "one", tool_call_id: "call_z" }), call("call_y")];
+    expect(cacheKey({ ...base, messages: grown })).toBe(cacheKey({ ...base, messages: fresh }));
+    expect(cacheKey({ ...base, messages: grown.slice(0, 3) })).toBe(first);
+    // The same message objects after an edit in place: not served from the memo.
+    (grown[1] as HumanMessage).content = "Design two.";
+    expect(cacheKey({ ...base, messages: grown })).not.toBe(cacheKey({ ...base, messages: fresh }));
+    // The same objects in another order renumber their ids again.
+    const reordered = [grown[0]!, grown[1]!, grown[4]!, grown[3]!, grown[2]!];
+    expect(cacheEntry({ ...base, messages: reordered }).messages.map((m) => JSON.parse(m.json).tool_calls?.[0]?.id ?? JSON.parse(m.json).tool_call_id ?? null)).toEqual([null, null, "#0", "#1", "#1"]);
+  });
+
   it("replace random tool-call ids by their order, keeping which result answers which call", () => {
     const conv = (a: string, b: string) => [
       new HumanMessage("go"),
@@ -74,6 +90,24 @@ function scriptedRuntime(opts: { cache: ResponseCache | null; temperature?: numb
 
 const ask = (runtime: LlmRuntime, text: string, extra: Record<string, unknown> = {}) =>
   runtime.invoke({ role: "rubric-writer", stage: "checks", item: "task-1", messages: [new HumanMessage(text)], ...extra });
+
+describe("response cache storage", () => {
+  it("stores each message once across the calls of a conversation, and gives back the whole request", () => {
+    const cache = new ResponseCache(":memory:");
+    const conversation: BaseMessage[] = [new SystemMessage("You design tasks."), new HumanMessage("Design one.")];
+    const entries = [];
+    for (let i = 0; i < 5; i++) {
+      const entry = cacheEntry({ ...base, messages: [...conversation] });
+      cache.put(entry, "scripted:a", new AIMessage(`answer ${i}`));
+      entries.push(entry);
+      conversation.push(new AIMessage(`answer ${i}`), new HumanMessage(`next ${i}`));
+    }
+    // 2 + 4 × 2 distinct messages, not 2 + 4 + 6 + 8 + 10.
+    expect(cache.messageCount()).toBe(10);
+    expect(cache.request(entries[4]!.key)).toMatchObject({ provider: "scripted", model: "a", messages: messagesKey(conversation.slice(0, 10)) });
+    expect(cache.get(entries[2]!.key)?.content).toBe("answer 2");
+  });
+});
 
 describe("response cache in the runtime", () => {
   it("answers an identical request from the cache without calling the model", async () => {

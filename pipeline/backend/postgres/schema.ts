@@ -23,6 +23,7 @@ CREATE TABLE IF NOT EXISTS ${SCHEMA}.attempts (id bigserial PRIMARY KEY, job_id 
 CREATE INDEX IF NOT EXISTS attempts_job ON ${SCHEMA}.attempts (job_id);
 -- The LLM response cache (the same rows as llm-cache.sqlite).
 CREATE TABLE IF NOT EXISTS ${SCHEMA}.responses (key text PRIMARY KEY, format integer NOT NULL, model text NOT NULL, request text NOT NULL, response text NOT NULL);
+CREATE TABLE IF NOT EXISTS ${SCHEMA}.llm_messages (hash text PRIMARY KEY, json text NOT NULL);
 -- Output folders being written by a coordinator (evaluate), so two never interleave.
 CREATE TABLE IF NOT EXISTS ${SCHEMA}.outputs (output text PRIMARY KEY, holder text NOT NULL, since timestamptz NOT NULL DEFAULT now());
 `;
