@@ -1,6 +1,7 @@
 import type { ToolSpec } from "../world/standard-tools.js";
 import type { KnowledgeDocument } from "../world/documents-tool.js";
 import { agentToolSpecs } from "../world/standard-tools.js";
+import { CONVERSATION_TOOLS, MESSAGE_MAX_CHARS } from "../world/conversation-tools.js";
 import type { ToolOutcome } from "../world/types.js";
 import type { EpisodeDriver, ActionStep } from "../../validation/episode-driver.js";
 import type { EpisodeAction } from "../../validation/episode-actions.js";
@@ -8,22 +9,7 @@ import type { AgentSession, SessionReply } from "./agents/types.js";
 import type { Customer } from "./customer/types.js";
 import type { EpisodeResult } from "../schemas/evaluation-result.js";
 
-/** Longest message to the customer, in characters. */
-export const MESSAGE_MAX_CHARS = 4000;
-
-/** The conversation tools every agent has besides the world's: talk to the customer, end the episode. */
-export const CONVERSATION_TOOLS: readonly ToolSpec[] = [
-  {
-    name: "send_message",
-    description: "Say something to the customer and read their answer: ask for details only they know, tell them what you did, or ask them to approve a proposal by its id (e.g. \"Please approve proposal PR-0001\").",
-    parameters: { type: "object", properties: { text: { type: "string", minLength: 1, maxLength: MESSAGE_MAX_CHARS, description: "What you say to the customer." } }, required: ["text"], additionalProperties: false },
-  },
-  {
-    name: "finish",
-    description: "End the episode: the customer's request is complete, or cannot be done.",
-    parameters: { type: "object", properties: { summary: { type: "string", description: "One line on what was done." } }, additionalProperties: false },
-  },
-];
+export { CONVERSATION_TOOLS, MESSAGE_MAX_CHARS };
 
 export type EndReason = EpisodeResult["end"];
 

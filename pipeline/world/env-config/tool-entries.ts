@@ -1,0 +1,79 @@
+import Database from "better-sqlite3";
+import type { Operation } from "../../schemas/index.js";
+import type { EnvTool, ResultShape } from "../../schemas/env-config.js";
+import type { CompiledWorld } from "../compile-world.js";
+import type { InitialState } from "../build-state.js";
+import { agentToolSpecs } from "../standard-tools.js";
+import { CONVERSATION_TOOLS } from "../conversation-tools.js";
+
+/** What the standard tools the simulator answers return (query-tool.ts, the wait call). */
+const STANDARD_SHAPES: Record<string, { kind: EnvTool["kind"]; result: ResultShape | null; effects: string }> = {
+  query_database: { kind: "query", result: { kind: "object", fields: ["columns", "rows", "row_count", "truncated"] }, effects: "" },
+  wait: { kind: "wait", result: { kind: "object", fields: ["waited", "now"] }, effects: "Advances the logical clock by `minutes`; scheduled events that fall due happen." },
+  invoke_capability: { kind: "invoke", result: null, effects: "Calls the operation it names with `args`: that operation's effects and answer." },
+  list_reference_documents: { kind: "reference", result: null, effects: "" },
+  search_documents: { kind: "reference", result: null, effects: "" },
+  read_document: { kind: "reference", result: null, effects: "" },
+  list_capabilities: { kind: "reference", result: null, effects: "" },
+  describe_capability: { kind: "reference", result: null, effects: "" },
+};
+
+/** How an operation's effect statements change the state, in words (table and columns named). */
+export function effectWords(op: Operation): string {
+  const parts = op.effects.map((e) => {
+    const sql = e.sql.replace(/\s+/g, " ").trim();
+    const ins = /^INSERT\s+(?:OR\s+\w+\s+)?INTO\s+"?(\w+)"?/i.exec(sql);
+    if (ins) return `inserts a row into ${ins[1]}`;
+    const upd = /^UPDATE\s+"?(\w+)"?\s+SET\s+(.*?)(?:\s+WHERE\s|$)/i.exec(sql);
+    if (upd) {
+      const cols = [...(upd[2] ?? "").matchAll(/(?:^|,)\s*"?(\w+)"?\s*=/g)].map((m) => m[1]);
+      return `updates ${upd[1]} (${cols.join(", ")})`;
+    }
+    const del = /^DELETE\s+FROM\s+"?(\w+)"?/i.exec(sql);
+    if (del) return `deletes rows of ${del[1]}`;
+    return `runs: ${sql}`;
+  });
+  if (op.proposes) parts.push(`records a proposal of kind ${op.proposes.kind} on the terms (${op.proposes.terms.join(", ")}) and returns its proposal_id (PR-0001, PR-0002, … in order)`);
+  if (op.requires_approval) parts.push(`consumes the approved proposal of kind ${op.requires_approval.kind} whose terms (${op.requires_approval.terms.join(", ")}) equal the call's`);
+  if (parts.length === 0) return op.access === "read" ? "" : "changes nothing";
+  return parts.join("; ");
+}
+
+/** The declared shape of an operation's answer: its result statement's columns (read from the statement itself). */
+function operationShape(op: Operation, db: Database.Database): ResultShape {
+  if (!op.result) return { kind: "none" };
+  const fields = db.prepare(op.result.sql).columns().map((c) => c.name);
+  return { kind: "rows", many: op.result.many, fields };
+}
+
+/**
+ * The agent's tools exactly as the evaluator's session offers them in direct mode (the world's
+ * standard tools and agent-side operations, then send_message and finish), each with its kind,
+ * refusal messages, effects in words and declared result shape.
+ */
+export function envTools(world: CompiledWorld, state: InitialState): EnvTool[] {
+  const db = new Database(state.buffer, { readonly: true });
+  try {
+    const specs = [...agentToolSpecs(world, "direct"), ...CONVERSATION_TOOLS];
+    return specs.map((spec) => {
+      const op = world.operations.get(spec.name)?.op;
+      const base = { name: spec.name, description: spec.description, parameters: spec.parameters };
+      if (op) {
+        return {
+          ...base,
+          kind: "operation" as const,
+          access: op.access,
+          preconditions: op.preconditions.map((p) => ({ id: p.id, message: p.message })),
+          effects: effectWords(op),
+          result: operationShape(op, db),
+          proposes: op.proposes?.kind ?? null,
+          requires_approval: op.requires_approval?.kind ?? null,
+        };
+      }
+      const std = STANDARD_SHAPES[spec.name];
+      return { ...base, kind: std?.kind ?? "conversation", access: null, preconditions: [], effects: std?.effects ?? "", result: std?.result ?? null, proposes: null, requires_approval: null };
+    });
+  } finally {
+    db.close();
+  }
+}
