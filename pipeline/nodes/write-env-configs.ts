@@ -16,7 +16,8 @@ import type { DomainContext } from "../agents/types.js";
  * configured. Files of tasks no longer released are removed. Returns the paths that changed.
  */
 export async function writeEnvConfigs(out: string, ctx: DomainContext, tasks: readonly Task[], svc: Pick<BuildServices, "envConfigWriter">): Promise<string[]> {
-  const world = compileWorld(ctx.world);
+  // The world as the release holds it (world.json, stable JSON): the session's tool specs come from that one.
+  const world = compileWorld(JSON.parse(stableJson(ctx.world)) as typeof ctx.world);
   const written: string[] = [];
   const keep = new Set<string>();
   for (const task of tasks) {

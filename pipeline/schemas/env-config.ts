@@ -90,7 +90,7 @@ export const EnvConfig = z
     tools: z.array(EnvTool).min(1).describe("The agent's tools, exactly as the evaluator's session offers them in direct mode, with their result shapes."),
     initial_state: z.array(EnvTableRows).describe("The task's relevant initial rows, rendered from the agent view (see row_rule)."),
     row_rule: z.string().describe("The rule that chose the rows of initial_state."),
-    state_description: StateDescription,
+    state_description: StateDescription.describe("What each table and column means and how each operation changes the state."),
   })
   .strict()
   .describe("Environment configuration of one task, for a language-model environment simulator.");

@@ -17,8 +17,9 @@ export interface HiddenLeak {
 
 const TOKEN = /[^A-Za-z0-9_.@:+-]+/;
 
+/** Whole words of a text; punctuation that ends a sentence or a label (`.`, `:`) is not part of one. */
 function tokens(text: string): Set<string> {
-  return new Set(text.split(TOKEN).filter((t) => t !== ""));
+  return new Set(text.split(TOKEN).map((t) => t.replace(/^[.:@+-]+|[.:@+-]+$/g, "")).filter((t) => t !== ""));
 }
 
 function has(text: string, words: Set<string>, value: string): boolean {
