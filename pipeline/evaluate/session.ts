@@ -8,6 +8,7 @@ import type { EpisodeAction } from "../../validation/episode-actions.js";
 import type { AgentSession, SessionReply } from "./agents/types.js";
 import type { Customer } from "./customer/types.js";
 import type { EpisodeResult } from "../schemas/evaluation-result.js";
+import type { ToolLayer } from "./env-sim/tool-layers.js";
 
 export { CONVERSATION_TOOLS, MESSAGE_MAX_CHARS };
 
@@ -33,6 +34,8 @@ export interface SessionOptions {
   givenDocuments: readonly KnowledgeDocument[];
   businessDate: string;
   domainTitle: string;
+  /** The environment mode's layer (simulated: the simulator answers; hybrid: it renders); none: executable. */
+  layer?: ToolLayer;
 }
 
 // Tool specs (JSON Schemas of every tool) depend only on the world and the mode: built once, not per episode.
@@ -154,7 +157,13 @@ export class Session implements AgentSession {
       const why = this.#operations.has(name) ? `"${name}" is reached through invoke_capability in this evaluation` : `no tool named "${name}" is offered`;
       return this.#reply(episode.refuse({ name, args: objectArgs, actor: "agent" }, "unknown_tool", why));
     }
-    return this.#reply(episode.invoke({ name, args: objectArgs, actor: "agent" }));
+    const call = { name, args: objectArgs, actor: "agent" as const };
+    const layer = this.#o.layer;
+    const answered = layer?.answer ? await layer.answer(call) : null;
+    if (answered) return this.#reply(answered);
+    const outcome = episode.invoke(call);
+    const rendered = layer?.render ? await layer.render(call, shown(outcome), outcome, episode.events.length) : null;
+    return rendered === null ? this.#reply(outcome) : this.#done(rendered);
   }
 
   #reply(o: ToolOutcome): SessionReply {
