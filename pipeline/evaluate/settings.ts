@@ -75,6 +75,9 @@ export function differingSettings(stored: EvaluationSettings, now: EvaluationSet
   return (Object.keys(now) as Array<keyof EvaluationSettings>).filter((k) => canonicalJson(stored[k]) !== canonicalJson(now[k]));
 }
 
+/** `simulated ` / `hybrid `; nothing for the default executable mode. */
+const modeWord = (env: EvaluationSettings["env"]): string => (env === "executable" ? "" : `${env} `);
+
 /** Refuse a rerun whose settings differ from those stored in its output folder, naming each. */
 export function assertSameSettings(file: string, stored: unknown, now: EvaluationSettings): void {
   const parsed = EvaluationSettings.safeParse(stored);
@@ -83,7 +86,7 @@ export function assertSameSettings(file: string, stored: unknown, now: Evaluatio
   if (s.release.name !== now.release.name || s.release.version !== now.release.version || s.agent !== now.agent || s.env !== now.env) {
     throw new FoundryError(
       "EVALUATION_OUT_CONFLICT",
-      `this folder holds the ${s.env} evaluation of ${s.agent} on ${s.release.name}@${s.release.version}, not the ${now.env} evaluation of ${now.agent} on ${now.release.name}@${now.release.version}: choose another --out`,
+      `this folder holds the ${modeWord(s.env)}evaluation of ${s.agent} on ${s.release.name}@${s.release.version}, not ${s.env === now.env ? "" : `the ${modeWord(now.env)}evaluation `}of ${now.agent} on ${now.release.name}@${now.release.version}: choose another --out`,
       { file },
       { stored: { agent: s.agent, release: `${s.release.name}@${s.release.version}` } },
     );
