@@ -5,7 +5,8 @@ import type { Episode } from "../../world/episode.js";
 import type { ToolCall, ToolOutcome } from "../../world/types.js";
 import type { PlannedFault } from "../../world/fault-plan.js";
 import { structuredCall, type StructuredCallOptions } from "../../llm/structured-output.js";
-import { answerSchema } from "./answer-schema.js";
+import { answerSchema, type SimAnswer } from "./answer-schema.js";
+import type { TraceEvent } from "../../schemas/index.js";
 import { callRequest, renderRequest, simulatorSystem } from "./sim-prompt.js";
 import { faultRule, simulatedFaultRecord } from "./fault-rules.js";
 import { EnvSimFailure } from "./failure.js";
@@ -18,7 +19,8 @@ export interface EnvSimulatorOptions {
   /** The env-sim role's chat model for this episode (the runtime's: one retry budget that shows the model each invalid answer). */
   model: Model;
   config: EnvConfig;
-  episode: Episode;
+  /** The episode answers are recorded into; absent for a simulator that only predicts (synth simfidelity). */
+  episode?: Episode;
   /** Ask with the provider's structured output (configuration `structured_output: native`). */
   native: boolean;
 }
@@ -48,30 +50,45 @@ export class EnvSimulator {
     return t && (t.kind === "operation" || t.kind === "query" || t.kind === "wait") ? t : null;
   }
 
-  /** Answer and record one agent call (`call` is the operation itself, invoke_capability already unwrapped). */
-  async answer(call: ToolCall, fault: PlannedFault | null): Promise<ToolOutcome> {
+  /**
+   * The simulator's answer to `call` after the conversation `events` (not recorded): the checked
+   * structured answer, or the last problem when none fitted within the retry budget.
+   */
+  async predict(call: Pick<ToolCall, "name" | "args">, events: readonly TraceEvent[], fault: PlannedFault | null): Promise<{ ok: true; answer: SimAnswer } | { ok: false; attempts: number; problem: string }> {
     const tool = this.answers(call.name);
     if (!tool) throw new RangeError(`the simulator does not answer ${call.name}`);
     const r = await structuredCall({
       model: this.#o.model,
       schema: answerSchema(tool, fault),
-      messages: [new SystemMessage(this.#system), new HumanMessage(callRequest(this.#o.episode.events, call, tool, fault ? faultRule(fault) : null))],
+      messages: [new SystemMessage(this.#system), new HumanMessage(callRequest(events, call, tool, fault ? faultRule(fault) : null))],
       name: "env_sim_answer",
       native: this.#o.native,
     });
+    if (r.ok) return { ok: true, answer: r.value };
+    if (r.error.kind !== "invalid_answer") throw new EnvSimFailure(r.error.kind, `env-sim: ${r.error.failure?.message ?? r.error.message}`);
+    return { ok: false, attempts: r.attempts, problem: r.error.message };
+  }
+
+  /** Answer and record one agent call (`call` is the operation itself, invoke_capability already unwrapped). */
+  async answer(call: ToolCall, fault: PlannedFault | null): Promise<ToolOutcome> {
+    const episode = this.#episode();
+    const p = await this.predict(call, episode.events, fault);
     let outcome: ToolOutcome;
-    if (!r.ok) {
-      if (r.error.kind !== "invalid_answer") throw new EnvSimFailure(r.error.kind, `env-sim: ${r.error.failure?.message ?? r.error.message}`);
-      outcome = { status: "errored", result: { error: { code: "simulator_invalid_answer", message: "the environment simulator gave no valid answer" } }, reason: `simulator_invalid_answer after ${r.attempts} attempt(s): ${r.error.message}`, changes: [] };
-    } else {
-      const a = r.value;
+    if (!p.ok) outcome = { status: "errored", result: { error: { code: "simulator_invalid_answer", message: "the environment simulator gave no valid answer" } }, reason: `simulator_invalid_answer after ${p.attempts} attempt(s): ${p.problem}`, changes: [] };
+    else {
+      const a = p.answer;
       if (a.status === "rejected") outcome = { status: "rejected", result: { error: { code: "precondition_failed", message: a.message, precondition: a.precondition } }, reason: `${a.precondition}: ${a.message}`, changes: [] };
       else if (a.status === "faulted" && fault) {
         const result = fault.mode === "explicit" ? { error: { code: fault.type, message: a.message } } : a.result;
         outcome = { status: "faulted", result, changes: [], fault: simulatedFaultRecord(fault, a.detail) };
       } else outcome = { status: "executed", result: a.result ?? null, changes: [], ...(a.proposal_id ? { proposal_id: a.proposal_id } : {}) };
     }
-    return this.#o.episode.recordAnswered(call, outcome);
+    return episode.recordAnswered(call, outcome);
+  }
+
+  #episode(): Episode {
+    if (!this.#o.episode) throw new RangeError("this simulator has no episode to record into (it only predicts)");
+    return this.#o.episode;
   }
 
   /** Hybrid: the response text of the runtime's outcome recorded as event `index`; null when no valid rendering came (the agent then reads the runtime's own answer). */
@@ -87,7 +104,7 @@ export class EnvSimulator {
       if (r.error.kind !== "invalid_answer") throw new EnvSimFailure(r.error.kind, `env-sim: ${r.error.failure?.message ?? r.error.message}`);
       return null;
     }
-    this.#o.episode.recordRendering(index, r.value.text);
+    this.#episode().recordRendering(index, r.value.text);
     return r.value.text;
   }
 }
