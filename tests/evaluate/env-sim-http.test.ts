@@ -30,6 +30,8 @@ afterAll(() => {
 
 const TASK = "move-funds";
 const TERMS = { from_account: "ACC-001", to_account: "ACC-002", amount: 5000 };
+/** What propose_transfer answers: the proposal's fields (it has no result statement of its own). */
+const PROPOSAL = { proposal_id: "PR-0001", kind: "transfer", terms: TERMS, status: "pending" };
 const call = (id: string, name: string, args: Record<string, unknown>): ServerReply => chat(null, { toolCalls: [{ id, name, arguments: JSON.stringify(args) }], usage: [200, 20] });
 const offers = (r: SeenRequest, tool: string) => ((r.body.tools as Array<{ function: { name: string } }> | undefined) ?? []).some((t) => t.function.name === tool);
 const lastText = (r: SeenRequest) => String((r.body.messages as Array<{ content: unknown }>).at(-1)?.content ?? "");
@@ -68,7 +70,7 @@ describe("simulated and hybrid evaluation (scripted models over HTTP, the real C
     ];
     // The simulator: the proposal; the first execution answered twice with an undeclared field (retried, then errored); the second execution right.
     const sim = [
-      call("s1", "env_sim_answer", { status: "executed", result: null, proposal_id: "PR-0001" }),
+      call("s1", "env_sim_answer", { status: "executed", result: PROPOSAL, proposal_id: "PR-0001" }),
       call("s2", "env_sim_answer", { status: "executed", result: { transfer_id: 3, amount: 5000, balance: 95000 } }),
       call("s3", "env_sim_answer", { status: "executed", result: { transfer_id: 3, amount: 5000, balance: 95000 } }),
       call("s4", "env_sim_answer", { status: "executed", result: { transfer_id: 4, amount: 5000 } }),
@@ -131,7 +133,7 @@ describe("simulated and hybrid evaluation (scripted models over HTTP, the real C
         handed.push(rule[1]!);
         return call("f", "env_sim_answer", { status: "faulted", message: "upstream error", detail: `returned ${rule[1]}` });
       }
-      return call("s", "env_sim_answer", text.includes("propose_transfer {") ? { status: "executed", result: null, proposal_id: "PR-0001" } : { status: "rejected", precondition: "reserve_floor", message: "The transfer would take the account below its reserve floor." });
+      return call("s", "env_sim_answer", text.includes("propose_transfer {") ? { status: "executed", result: PROPOSAL, proposal_id: "PR-0001" } : { status: "rejected", precondition: "reserve_floor", message: "The transfer would take the account below its reserve floor." });
     };
     server = await ScriptedServer.start(roles({ agent, sim, judge: [round("j1"), round("j2"), round("j3")] }));
     const o = out();

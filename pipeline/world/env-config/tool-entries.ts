@@ -1,7 +1,7 @@
 import Database from "better-sqlite3";
 import type { Operation } from "../../schemas/index.js";
 import type { EnvTool, ResultShape } from "../../schemas/env-config.js";
-import type { CompiledWorld } from "../compile-world.js";
+import type { CompiledOperation, CompiledWorld } from "../compile-world.js";
 import type { InitialState } from "../build-state.js";
 import { agentToolSpecs } from "../standard-tools.js";
 import { CONVERSATION_TOOLS } from "../conversation-tools.js";
@@ -39,11 +39,23 @@ export function effectWords(op: Operation): string {
   return parts.join("; ");
 }
 
-/** The declared shape of an operation's answer: its result statement's columns (read from the statement itself). */
-function operationShape(op: Operation, db: Database.Database): ResultShape {
-  if (!op.result) return { kind: "none" };
-  const fields = db.prepare(op.result.sql).columns().map((c) => c.name);
-  return { kind: "rows", many: op.result.many, fields };
+const PROPOSAL_FIELDS = ["proposal_id", "kind", "terms", "status"];
+
+/**
+ * The declared shape of an operation's answer, as the runtime builds it (run-operation.ts): its
+ * result statement's columns (read from the statement itself), `{ ok }` for a write without one,
+ * nothing for a read without one; an operation that records a proposal adds the proposal's
+ * fields to its single row (or alone), and nests a list under `rows`.
+ */
+function operationShape(cop: CompiledOperation, db: Database.Database): ResultShape {
+  const op = cop.op;
+  const fields = op.result ? db.prepare(op.result.sql).columns().map((c) => c.name) : null;
+  if (op.proposes) {
+    if (fields && op.result?.many) return { kind: "object", fields: [...PROPOSAL_FIELDS, "rows"] };
+    return { kind: "rows", many: false, fields: [...new Set([...(fields ?? []), ...PROPOSAL_FIELDS])] };
+  }
+  if (fields) return { kind: "rows", many: op.result?.many ?? false, fields };
+  return cop.writes ? { kind: "rows", many: false, fields: ["ok"] } : { kind: "none" };
 }
 
 /**
@@ -56,7 +68,8 @@ export function envTools(world: CompiledWorld, state: InitialState): EnvTool[] {
   try {
     const specs = [...agentToolSpecs(world, "direct"), ...CONVERSATION_TOOLS];
     return specs.map((spec) => {
-      const op = world.operations.get(spec.name)?.op;
+      const cop = world.operations.get(spec.name);
+      const op = cop?.op;
       const base = { name: spec.name, description: spec.description, parameters: spec.parameters };
       if (op) {
         return {
@@ -65,7 +78,7 @@ export function envTools(world: CompiledWorld, state: InitialState): EnvTool[] {
           access: op.access,
           preconditions: op.preconditions.map((p) => ({ id: p.id, message: p.message })),
           effects: effectWords(op),
-          result: operationShape(op, db),
+          result: operationShape(cop as CompiledOperation, db),
           proposes: op.proposes?.kind ?? null,
           requires_approval: op.requires_approval?.kind ?? null,
         };
