@@ -55,6 +55,19 @@ function out(): string {
   return o;
 }
 
+/** Evaluate the model agent on TASK in mode `env` against the running scripted server, into a fresh folder. */
+async function evaluateEnv(env: "simulated" | "hybrid", maxRetries: number, over: Partial<Parameters<typeof settingsWith>[0]> & { simulate_ops?: string[] } = {}) {
+  const o = out();
+  const outcome = await evaluate({
+    release,
+    out: o,
+    config: testConfig({ base_url: server!.baseUrl, max_retries: maxRetries }),
+    runtime: { cache: null, env: {} },
+    settings: { ...settingsWith({ agent: "openai:gpt-4.1", tasks: [TASK], ...over }), env, env_sim: "openai:gpt-4.1-mini" },
+  });
+  return { o, outcome };
+}
+
 const CRITERIA = ["transfer-executed", "transfer-approved", "reserve-floor", "others-untouched"];
 /** One judge round: every criterion met, except those listed. */
 const round = (id: string, notMet: string[] = []) => call(id, "rubric_judgment", { verdicts: CRITERIA.map((c) => ({ criterion: c, met: !notMet.includes(c), reason: notMet.includes(c) ? "no approval is visible before execution" : "seen in the transcript" })) });
@@ -78,14 +91,7 @@ describe("simulated and hybrid evaluation (scripted models over HTTP, the real C
     let s = 0;
     const judge = [round("j1"), round("j2"), round("j3", ["transfer-approved"])];
     server = await ScriptedServer.start(roles({ agent, sim: () => sim[s++] ?? exhausted("simulator"), judge }));
-    const o = out();
-    const outcome = await evaluate({
-      release,
-      out: o,
-      config: testConfig({ base_url: server.baseUrl, max_retries: 1 }),
-      runtime: { cache: null, env: {} },
-      settings: { ...settingsWith({ agent: "openai:gpt-4.1", tasks: [TASK] }), env: "simulated", env_sim: "openai:gpt-4.1-mini" },
-    });
+    const { o, outcome } = await evaluateEnv("simulated", 1);
     expect(s).toBe(4);
     const [r] = outcome.results.map((x) => EpisodeResult.parse(x));
     expect([r!.status, r!.env, r!.checks]).toEqual(["completed", "simulated", []]);
@@ -136,14 +142,7 @@ describe("simulated and hybrid evaluation (scripted models over HTTP, the real C
       return call("s", "env_sim_answer", text.includes("propose_transfer {") ? { status: "executed", result: PROPOSAL, proposal_id: "PR-0001" } : { status: "rejected", precondition: "reserve_floor", message: "The transfer would take the account below its reserve floor." });
     };
     server = await ScriptedServer.start(roles({ agent, sim, judge: [round("j1"), round("j2"), round("j3")] }));
-    const o = out();
-    const outcome = await evaluate({
-      release,
-      out: o,
-      config: testConfig({ base_url: server.baseUrl, max_retries: 0 }),
-      runtime: { cache: null, env: {} },
-      settings: { ...settingsWith({ agent: "openai:gpt-4.1", tasks: [TASK], conditions: ["E1"], fault_events: 1, fault_duration: 5 }), env: "simulated", env_sim: "openai:gpt-4.1-mini" },
-    });
+    const { o, outcome } = await evaluateEnv("simulated", 0, { conditions: ["E1"], fault_events: 1, fault_duration: 5 });
     const [r] = outcome.results;
     const trace = Trace.parse(JSON.parse(readFileSync(join(o, r!.trace_file), "utf8")));
     const faulted = trace.events.filter((e) => e.fault);
@@ -162,14 +161,7 @@ describe("simulated and hybrid evaluation (scripted models over HTTP, the real C
     ];
     const render = [call("r1", "env_sim_rendering", { text: "TRANSFER PROPOSAL PR-0001 RECORDED - AWAITING CLIENT APPROVAL" }), call("r2", "env_sim_rendering", { text: "TRF EXECUTED  AMT 5000.00 EUR" })];
     server = await ScriptedServer.start(roles({ agent, render }));
-    const o = out();
-    const outcome = await evaluate({
-      release,
-      out: o,
-      config: testConfig({ base_url: server.baseUrl, max_retries: 0 }),
-      runtime: { cache: null, env: {} },
-      settings: { ...settingsWith({ agent: "openai:gpt-4.1", tasks: [TASK] }), env: "hybrid", env_sim: "openai:gpt-4.1-mini", simulate_ops: ["execute_transfer", "propose_transfer"] },
-    });
+    const { o, outcome } = await evaluateEnv("hybrid", 0, { simulate_ops: ["execute_transfer", "propose_transfer"] });
     const [r] = outcome.results;
     expect([r!.status, r!.env, r!.strict_success]).toEqual(["completed", "hybrid", true]);
     expect(r!.checks.map((c) => [c.check, c.passed])).toEqual(CRITERIA.map((c) => [c, true]).sort((a, b) => CRITERIA.indexOf(a[0] as string) - CRITERIA.indexOf(b[0] as string)));
