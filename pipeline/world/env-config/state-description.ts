@@ -1,6 +1,6 @@
 import type { StateDescription } from "../../schemas/env-config.js";
 import type { CompiledWorld } from "../compile-world.js";
-import { effectWords } from "./tool-entries.js";
+import { effectWords, hiddenColumns } from "./tool-entries.js";
 
 /** What each visible table and column means and how each agent-side operation changes the state, from the world model. */
 export function describeState(world: CompiledWorld): StateDescription {
@@ -16,7 +16,7 @@ export function describeState(world: CompiledWorld): StateDescription {
         }),
     }))
     .filter((t) => t.columns.length > 0);
-  const operations = world.world.operations.filter((o) => o.side === "agent").map((o) => ({ name: o.name, changes: effectWords(o) || "reads only; changes nothing" }));
+  const operations = world.world.operations.filter((o) => o.side === "agent").map((o) => ({ name: o.name, changes: effectWords(o, hiddenColumns(world)) || "reads only; changes nothing" }));
   return {
     tables,
     operations,

@@ -18,25 +18,30 @@ const STANDARD_SHAPES: Record<string, { kind: EnvTool["kind"]; result: ResultSha
   describe_capability: { kind: "reference", result: null, effects: "" },
 };
 
-/** How an operation's effect statements change the state, in words (table and columns named). */
-export function effectWords(op: Operation): string {
+/** How an operation's effect statements change the state, in words (table and visible columns named; a hidden column is never named). */
+export function effectWords(op: Operation, hidden: ReadonlySet<string> = new Set()): string {
   const parts = op.effects.map((e) => {
     const sql = e.sql.replace(/\s+/g, " ").trim();
     const ins = /^INSERT\s+(?:OR\s+\w+\s+)?INTO\s+"?(\w+)"?/i.exec(sql);
     if (ins) return `inserts a row into ${ins[1]}`;
     const upd = /^UPDATE\s+"?(\w+)"?\s+SET\s+(.*?)(?:\s+WHERE\s|$)/i.exec(sql);
     if (upd) {
-      const cols = [...(upd[2] ?? "").matchAll(/(?:^|,)\s*"?(\w+)"?\s*=/g)].map((m) => m[1]);
-      return `updates ${upd[1]} (${cols.join(", ")})`;
+      const cols = [...(upd[2] ?? "").matchAll(/(?:^|,)\s*"?(\w+)"?\s*=/g)].map((m) => m[1] as string).filter((c) => !hidden.has(`${upd[1]}.${c}`));
+      return cols.length > 0 ? `updates ${upd[1]} (${cols.join(", ")})` : `updates ${upd[1]}`;
     }
     const del = /^DELETE\s+FROM\s+"?(\w+)"?/i.exec(sql);
     if (del) return `deletes rows of ${del[1]}`;
-    return `runs: ${sql}`;
+    return "changes the state";
   });
   if (op.proposes) parts.push(`records a proposal of kind ${op.proposes.kind} on the terms (${op.proposes.terms.join(", ")}) and returns its proposal_id (PR-0001, PR-0002, … in order)`);
   if (op.requires_approval) parts.push(`consumes the approved proposal of kind ${op.requires_approval.kind} whose terms (${op.requires_approval.terms.join(", ")}) equal the call's`);
   if (parts.length === 0) return op.access === "read" ? "" : "changes nothing";
   return parts.join("; ");
+}
+
+/** `table.column` of every hidden column. */
+export function hiddenColumns(world: CompiledWorld): Set<string> {
+  return new Set(world.world.tables.flatMap((t) => t.columns.filter((c) => c.hidden).map((c) => `${t.name}.${c.name}`)));
 }
 
 const PROPOSAL_FIELDS = ["proposal_id", "kind", "terms", "status"];
@@ -77,7 +82,7 @@ export function envTools(world: CompiledWorld, state: InitialState): EnvTool[] {
           kind: "operation" as const,
           access: op.access,
           preconditions: op.preconditions.map((p) => ({ id: p.id, message: p.message })),
-          effects: effectWords(op),
+          effects: effectWords(op, hiddenColumns(world)),
           result: operationShape(cop as CompiledOperation, db),
           proposes: op.proposes?.kind ?? null,
           requires_approval: op.requires_approval?.kind ?? null,
