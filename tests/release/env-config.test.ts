@@ -88,6 +88,17 @@ describe("environment configurations in a release", () => {
     expect(report.problems).toContainEqual({ file: CONFIG, reason: "lists the hidden column accounts.risk_score (initial_state.accounts)" });
   }, 120_000);
 
+  it("the audit refuses a configuration whose state description names a hidden column", () => {
+    const copy = tampered(CONFIG, (t) => {
+      const c = JSON.parse(t) as EnvConfig;
+      c.state_description.notes += " Accounts also carry a risk_score the desk never shows.";
+      return stableJson(c);
+    });
+    const report = auditRelease(copy);
+    expect(report.ok).toBe(false);
+    expect(report.problems).toContainEqual({ file: CONFIG, reason: "names the hidden column accounts.risk_score (in state_description)" });
+  }, 120_000);
+
   it("a hidden value no agent can see, written into the system prompt, is found and refused", () => {
     const release = loadEvalRelease("sample", join(process.cwd(), "generated", "releases"));
     const item = release.tasks.find((t) => t.domain.id === "customs-clearance")!;

@@ -36,7 +36,9 @@ export function checkEnvConfig(contents: ReleaseFiles, ctx: AuditDomain, task: T
   }
   const state = applyOverlay(ctx.base, ctx.compiled.world, task.initial_state);
   for (const l of hiddenLeaks(r.value, ctx.compiled, state)) {
-    problems.push({ file, reason: l.value === null ? `lists the hidden column ${l.table}.${l.column} (${l.where})` : `holds a value of the hidden column ${l.table}.${l.column} (${JSON.stringify(l.value)}, in ${l.where})` });
+    const reason =
+      l.value === null ? `lists the hidden column ${l.table}.${l.column} (${l.where})` : l.value === l.column ? `names the hidden column ${l.table}.${l.column} (in ${l.where})` : `holds a value of the hidden column ${l.table}.${l.column} (${JSON.stringify(l.value)}, in ${l.where})`;
+    problems.push({ file, reason });
   }
 }
 
