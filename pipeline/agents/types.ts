@@ -62,3 +62,12 @@ export interface WorldDrafter {
   /** Draft the world of the domain folder `dir` from its documents (an existing world.yaml is never read). */
   draft(dir: string): Promise<WorldDraftOutcome>;
 }
+
+/** The environment builder's writer of environment configurations (llm strategy; the deterministic rendering is pipeline/world/env-config). */
+export interface EnvConfigWriter {
+  /** Rewrite the deterministic configuration `base` of one task from the documents. */
+  write(
+    base: import("../schemas/env-config.js").EnvConfig,
+    input: { world: import("../world/compile-world.js").CompiledWorld; state: import("../world/build-state.js").InitialState; documents: readonly import("../world/documents-tool.js").KnowledgeDocument[] },
+  ): Promise<import("../schemas/env-config.js").EnvConfig>;
+}

@@ -97,6 +97,7 @@ export function makeServices(config: FoundryConfig, paths: RunEntry["paths"], pr
     repairer: s.repairer,
     calibrator: s.calibrator,
     worldDrafter: s.worldDrafter,
+    envConfigWriter: s.envConfigWriter,
     strategies: s.names,
     extractSop: s.extractSop,
     progress,

@@ -1,4 +1,4 @@
-import type { TaskDesigner, RubricWriter, Solver, Repairer, Calibrator, DomainContext, WorldDrafter } from "../agents/types.js";
+import type { TaskDesigner, RubricWriter, Solver, Repairer, Calibrator, DomainContext, EnvConfigWriter, WorldDrafter } from "../agents/types.js";
 import type { Sop } from "../schemas/index.js";
 import type { Progress } from "./progress.js";
 import type { StageCache } from "./stage-cache.js";
@@ -17,6 +17,8 @@ export interface BuildServices {
   calibrator: Calibrator;
   /** Drafts a missing world.yaml (the environment builder's llm strategy); null when no model is configured for the role. */
   worldDrafter: WorldDrafter | null;
+  /** Writes environment configurations from the documents (the environment builder's llm strategy); null: the world model's rendering. */
+  envConfigWriter?: EnvConfigWriter | null;
   /** Strategy names per role, recorded in reports and release manifests. */
   strategies: Record<string, string>;
   /** Model per agent role (every role; `deterministic` when none), recorded in the build record. */

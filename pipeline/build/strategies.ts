@@ -1,6 +1,6 @@
 import { FoundryError } from "../core/errors.js";
 import { modelFor, type AgentRole, type FoundryConfig } from "../core/config.js";
-import type { Calibrator, Repairer, RubricWriter, Solver, TaskDesigner, WorldDrafter } from "../agents/types.js";
+import type { Calibrator, EnvConfigWriter, Repairer, RubricWriter, Solver, TaskDesigner, WorldDrafter } from "../agents/types.js";
 import type { Sop } from "../schemas/index.js";
 import type { LlmRuntime } from "../llm/llm-runtime.js";
 import { calibrationRuns } from "../agents/calibrator/runs.js";
@@ -32,6 +32,8 @@ export interface Strategies {
    * person's starting point (`synth draft-world`), never built unreviewed.
    */
   worldDrafter: Lazy<WorldDrafter> | null;
+  /** The environment builder's llm writer of environment configurations (collect); null without a model for the role: the world model's rendering is used. */
+  envConfigWriter: EnvConfigWriter | null;
   extractSop(dir: string): Promise<Sop>;
   /** Role → `deterministic` or the `provider:model` it runs on. */
   names: Record<string, string>;
@@ -83,6 +85,7 @@ export function chooseStrategies(config: FoundryConfig, runtime: LlmRuntime | nu
   const extractorModel = model("sop-extractor", "extract_sop");
   const calibratorModel = model("calibrator", "calibrate");
   const drafterModel = model("environment-builder", "draft_world");
+  const envConfigModel = model("environment-builder", "env_config");
   // Retries and timeouts are the runtime's (one budget, `max_retries`); the strategies only choose how to ask.
   const llm = { native: config.structured_output === "native" };
   return {
@@ -101,6 +104,9 @@ export function chooseStrategies(config: FoundryConfig, runtime: LlmRuntime | nu
     ),
     worldDrafter: drafterModel
       ? lazyWorldDrafter(async () => new (await import("../agents/environment-builder/llm.js")).LlmWorldDrafter({ model: drafterModel, ...llm, modelName: (parseModelSpec(modelFor(config, "environment-builder")) as { spec: string }).spec }))
+      : null,
+    envConfigWriter: envConfigModel
+      ? { write: async (base, input) => new (await import("../agents/environment-builder/env-config-llm.js")).LlmEnvConfigWriter({ model: envConfigModel, ...llm }).write(base, input) }
       : null,
     // The extractor (and the Markdown parser under it) loads only when an extraction runs: a
     // rebuild whose extraction is cached never parses a document.

@@ -14,6 +14,16 @@ import { judgeEpisode } from "./judge-episode.js";
 import { writeTrace, type EpisodeKey } from "./results-log.js";
 import { givenDocuments, openingFor } from "./ablation.js";
 import { visibleWorld } from "./agents/visible-world.js";
+import type { JudgeInput } from "./judge-episode.js";
+import type { RubricJudgment } from "../schemas/evaluation-result.js";
+import type { EnvSimModel } from "./episode-factories.js";
+import { EnvSimFailure } from "./env-sim/failure.js";
+import { EnvSimulator } from "./env-sim/simulator.js";
+import { SimulatedFaults } from "./env-sim/fault-rules.js";
+import { hybridLayer, simulatedLayer, type ToolLayer } from "./env-sim/tool-layers.js";
+import { judgeRubric } from "./rubric/judge-rubric.js";
+import { rubricCriteria } from "./rubric/criteria.js";
+import { judgeSimulatedEpisode } from "./rubric/judge-simulated.js";
 
 /** One episode to run: a task, a condition, a run index and its seed. */
 export interface PlannedEpisode {
@@ -32,6 +42,8 @@ export interface RunnerContext {
   out: string;
   /** Wall clock in epoch ms (tests may pin it). Default Date.now. */
   now?: () => number;
+  /** Simulated and hybrid modes: the env-sim role's model, whether it answers natively structured, and hybrid's simulated operations. */
+  envSim?: { model: EnvSimModel; native: boolean; simulateOps: ReadonlySet<string> } | null;
 }
 
 /** The key of a planned episode in results.jsonl and traces/. */
@@ -41,7 +53,7 @@ export function keyOf(p: PlannedEpisode): EpisodeKey {
 
 /** Why an episode errored: a provider failure after its retries, or anything else the evaluator hit. */
 function errorOf(e: unknown): { class: string; message: string } {
-  if (e instanceof AgentFailure || e instanceof CustomerFailure) return { class: e.errorClass, message: e.message };
+  if (e instanceof AgentFailure || e instanceof CustomerFailure || e instanceof EnvSimFailure) return { class: e.errorClass, message: e.message };
   if (FoundryError.is(e)) return { class: "internal", message: `${e.code}: ${e.message}` };
   return { class: "internal", message: e instanceof Error ? e.message : String(e) };
 }
@@ -73,7 +85,10 @@ export async function runEpisode(p: PlannedEpisode, ctx: RunnerContext): Promise
   const { task, golden, domain } = p.item;
   const goldenCalls = countCalls(golden).total;
   const plan = planFaults({ condition: p.condition, events: settings.fault_events, callsPerEvent: settings.fault_duration, seed: p.seed, totalCallsHint: goldenCalls });
-  const driver = EpisodeDriver.open(domain, task, { role: "agent", label: settings.agent, seed: p.seed, condition: p.condition, wrap: (inner) => withFaults(inner, plan) });
+  // Simulated: the same plan, counted over every agent call whoever answers it (env-sim/fault-rules.ts).
+  const simFaults = settings.env === "simulated" ? new SimulatedFaults(plan) : null;
+  const driver = EpisodeDriver.open(domain, task, { role: "agent", label: settings.agent, seed: p.seed, condition: p.condition, wrap: (inner) => (simFaults ? simFaults.wrapReference(inner) : withFaults(inner, plan)) });
+  const layer = envLayer(p, ctx, driver, simFaults);
   let customer: Customer | null = null;
   let session: Session | null = null;
   let run: AgentRun | null = null;
@@ -95,6 +110,7 @@ export async function runEpisode(p: PlannedEpisode, ctx: RunnerContext): Promise
         givenDocuments: givenDocuments(task, domain.documents, settings.ablation),
         businessDate: task.as_of,
         domainTitle: domain.card.title,
+        ...(layer ? { layer } : {}),
       });
       const agent = ctx.agent.create({ world: visibleWorld(domain.world), golden, role: domain.card.role, task: task.id, seed: p.seed });
       run = await runBounded(agent.run(session), session, settings.wall_time_ms);
@@ -111,7 +127,7 @@ export async function runEpisode(p: PlannedEpisode, ctx: RunnerContext): Promise
   const sim = customer?.usage();
   if (sim) usage["user-sim"] = sim;
   const written = writeTrace(ctx.out, keyOf(p), trace);
-  return judgeEpisode({
+  const input = {
     task,
     trace,
     golden,
@@ -130,5 +146,29 @@ export async function runEpisode(p: PlannedEpisode, ctx: RunnerContext): Promise
       trace_file: written.file,
       trace_sha256: written.sha256,
     },
-  });
+  } satisfies JudgeInput;
+  if (settings.env === "hybrid") return judgeEpisode(input, "hybrid");
+  if (settings.env !== "simulated") return judgeEpisode(input);
+  // Simulated: no executable state to check; the rubric verifier's majority decides (never the checks).
+  let judgments = new Map<string, RubricJudgment[]>();
+  if (!error) {
+    try {
+      judgments = await judgeRubric((variant) => ctx.envSim!.model(task.id, variant), ctx.envSim!.native, task, trace, rubricCriteria(task));
+    } catch (e) {
+      input.meta.status = "errored";
+      input.meta.error = errorOf(e);
+      input.meta.end = "errored";
+    }
+  }
+  return judgeSimulatedEpisode(input, judgments);
+}
+
+/** The session's layer of the environment mode: the simulator answering (simulated) or rendering (hybrid); null for executable. */
+function envLayer(p: PlannedEpisode, ctx: RunnerContext, driver: EpisodeDriver, faults: SimulatedFaults | null): ToolLayer | null {
+  const env = ctx.settings.env;
+  if (env === "executable") return null;
+  const config = p.item.env_config;
+  if (!config || !ctx.envSim) throw new FoundryError("EVALUATION_NO_ENV_CONFIG", `task ${p.item.task.id} has no environment configuration; --env ${env} needs a release that ships them`);
+  const sim = new EnvSimulator({ model: ctx.envSim.model(p.item.task.id, `${p.condition}-${p.run}`), config, episode: driver.episode, native: ctx.envSim.native });
+  return env === "simulated" ? simulatedLayer(sim, faults as SimulatedFaults) : hybridLayer(sim, ctx.envSim.simulateOps);
 }

@@ -1,4 +1,5 @@
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import type { z } from "zod";
 import { join } from "node:path";
 import type { EpisodeResult, EvaluationResult } from "../schemas/evaluation-result.js";
 import type { FoundryConfig } from "../core/config.js";
@@ -6,11 +7,12 @@ import { FoundryError, quote } from "../core/errors.js";
 import type { LlmRuntimeOptions } from "../llm/llm-runtime.js";
 import { loadEvalRelease, type EvalRelease, type EvalTask } from "./load-release.js";
 import { assertSameSettings, EvaluationSettings, SETTINGS_FILE } from "./settings.js";
-import { agentSlug } from "./agents/registry.js";
+import { agentKind, agentSlug } from "./agents/registry.js";
+import { checkEnvSettings, simulatedOps } from "./env-sim/env-mode.js";
 import { episodeSeed } from "./seeds.js";
 import { keyOf, runEpisode, type PlannedEpisode } from "./episode-runner.js";
 import { appendResult, episodeId, readResults, resetResults, RESULTS_FILE, rewriteResults, TRACES_DIR, writeJsonFile } from "./results-log.js";
-import { episodeFactories } from "./episode-factories.js";
+import { envSimContext, episodeFactories } from "./episode-factories.js";
 import { localEpisodes, type EpisodeRunner } from "./episode-batch.js";
 import { writeEvaluationOutputs } from "./score/write-outputs.js";
 
@@ -22,7 +24,7 @@ export interface EvaluateOptions {
   release: string;
   /** Where NAME@X.Y.Z is looked up. Default generated/releases. */
   releases?: string;
-  settings: Omit<EvaluationSettings, "release">;
+  settings: Omit<z.input<typeof EvaluationSettings>, "release">;
   /** Output folder; default generated/evaluations/<release>@<version>/<agent-slug>/. */
   out?: string;
   /** Episodes in flight at once. Default 1. */
@@ -65,9 +67,19 @@ export function selectTasks(release: EvalRelease, settings: Pick<EvaluationSetti
   return picked;
 }
 
-/** The default output folder of an evaluation. */
-export function defaultOut(release: Pick<EvalRelease, "name" | "version">, agent: string): string {
-  return join("generated", "evaluations", `${release.name}@${release.version}`, agentSlug(agent));
+/** The default output folder of an evaluation: simulated and hybrid results get folders of their own. */
+export function defaultOut(release: Pick<EvalRelease, "name" | "version">, agent: string, env: EvaluationSettings["env"] = "executable"): string {
+  const base = join("generated", "evaluations", `${release.name}@${release.version}`);
+  return env === "executable" ? join(base, agentSlug(agent)) : join(base, env, agentSlug(agent));
+}
+
+/** Simulated and hybrid modes read each selected task's environment configuration: a release without them is refused. */
+function checkEnvConfigs(release: EvalRelease, tasks: readonly EvalTask[], env: EvaluationSettings["env"]): void {
+  if (env === "executable") return;
+  const missing = tasks.filter((t) => t.env_config === null).map((t) => t.task.id);
+  if (missing.length > 0) {
+    throw new FoundryError("EVALUATION_NO_ENV_CONFIG", `--env ${env} needs each task's environment configuration; ${release.name}@${release.version} ships none for ${missing.slice(0, 5).join(", ")}${missing.length > 5 ? ` and ${missing.length - 5} more` : ""} (exported before environment configurations: export the release again)`, { file: release.dir }, missing);
+  }
 }
 
 /** Prepare the output folder: refuse one of another release or agent, or with other settings (unless --fresh). */
@@ -102,16 +114,24 @@ function prepareOut(out: string, settings: EvaluationSettings, fresh: boolean): 
  * and its trace written as it finishes), then write summary.json and report.html from every result.
  */
 export async function evaluate(opts: EvaluateOptions): Promise<EvaluateOutcome> {
-  const s = opts.settings;
-  const factories = episodeFactories(s, opts.config, opts.runtime ?? {});
+  const unplaced = EvaluationSettings.parse({ ...opts.settings, release: { name: "-", version: "0.0.0", root_hash: "-" } });
+  checkEnvSettings(unplaced, agentKind(unplaced.agent));
+  const factories = episodeFactories(unplaced, opts.config, opts.runtime ?? {});
   try {
     const release = loadEvalRelease(opts.release, opts.releases);
     const agent = factories.agent;
-    const settings: EvaluationSettings = EvaluationSettings.parse({ ...s, release: { name: release.name, version: release.version, root_hash: release.root_hash } });
+    const chosen = selectTasks(release, unplaced, agent.tasks);
+    checkEnvConfigs(release, chosen, unplaced.env);
+    const ops = [...new Set(chosen.flatMap((t) => t.domain.world.operations.filter((o) => o.side === "agent").map((o) => o.name)))];
+    const settings: EvaluationSettings = EvaluationSettings.parse({
+      ...opts.settings,
+      release: { name: release.name, version: release.version, root_hash: release.root_hash },
+      ...(unplaced.env === "hybrid" ? { simulate_ops: simulatedOps(unplaced.simulate_ops, ops) } : {}),
+    });
     const tasks = selectTasks(release, settings, agent.tasks);
     factories.preflight();
     const customer = factories.customer();
-    const out = opts.out ?? defaultOut(release, s.agent);
+    const out = opts.out ?? defaultOut(release, settings.agent, settings.env);
     prepareOut(out, settings, opts.fresh ?? false);
 
     const finished = readResults(out, true);
@@ -122,7 +142,7 @@ export async function evaluate(opts: EvaluateOptions): Promise<EvaluateOutcome> 
         for (let run = 0; run < settings.runs; run++) planned.push({ item, condition, run, seed: episodeSeed(settings.seed, item.task.id, condition, run) });
     const todo = planned.filter((p) => !done.has(episodeId(keyOf(p))));
     let count = planned.length - todo.length;
-    const ctx = { settings, agent, customer, out };
+    const ctx = { settings, agent, customer, out, envSim: envSimContext(factories, settings, opts.config) };
     await (opts.episodes ?? localEpisodes).runAll({
       settings,
       release,

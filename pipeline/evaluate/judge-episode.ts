@@ -27,7 +27,7 @@ export interface JudgeInput {
  * and the deterministic audit of the customer's transcript. Pure: the same input gives the same
  * result, so `synth score` re-judges stored traces to exactly what `synth evaluate` wrote.
  */
-export function judgeEpisode(input: JudgeInput): EpisodeResult {
+export function judgeEpisode(input: JudgeInput, env: "executable" | "hybrid" = "executable"): EpisodeResult {
   const { task, trace, golden, meta, domain } = input;
   const ctx = createCheckContext(domain.world, task, initialStateFor(domain, task));
   let checks;
@@ -37,6 +37,23 @@ export function judgeEpisode(input: JudgeInput): EpisodeResult {
     ctx.close();
   }
   const s = strictSuccess(checks);
+  return episodeResult(input, { goal: s.goal, process: s.process, protection: s.protection, checks }, env);
+}
+
+/** What decided an episode: the checks' results (executable, hybrid) or the rubric's verdicts (simulated, `checks` empty). */
+export interface EpisodeVerdict {
+  goal: boolean;
+  process: boolean;
+  protection: boolean;
+  checks: EpisodeResult["checks"];
+  rubric?: EpisodeResult["rubric"];
+}
+
+/** An episode's result from its verdict: strict success, calls by kind, faults, the customer audit; `env` recorded when not executable. */
+export function episodeResult(input: JudgeInput, v: EpisodeVerdict, env: EpisodeResult["env"] = "executable"): EpisodeResult {
+  const { task, trace, golden, meta, domain } = input;
+  const s = { ...v, strict: v.goal && v.process && v.protection };
+  const checks = v.checks;
   return {
     task: task.id,
     domain: domain.id,
@@ -64,5 +81,7 @@ export function judgeEpisode(input: JudgeInput): EpisodeResult {
     user_sim_flags: auditTranscript(task, trace),
     trace_file: meta.trace_file,
     trace_sha256: meta.trace_sha256,
+    ...(env !== "executable" ? { env } : {}),
+    ...(v.rubric ? { rubric: v.rubric } : {}),
   };
 }

@@ -1,16 +1,16 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import type { DomainCard, Task, Trace, WorldModel } from "../schemas/index.js";
+import { EnvConfig, type DomainCard, type Task, type Trace, type WorldModel } from "../schemas/index.js";
 import { FoundryError } from "../core/errors.js";
 import { compileWorld, type CompiledWorld } from "../world/compile-world.js";
 import type { InitialState } from "../world/build-state.js";
 import type { KnowledgeDocument } from "../world/documents-tool.js";
 import { resolveReleaseDir } from "../release/resolve-release-dir.js";
 import { compareVersions } from "../sop/select-rules.js";
-import { verifyIntegrity } from "../../validation/audit/verify-integrity.js";
+import { verifyIntegrity, type ReleaseFiles } from "../../validation/audit/verify-integrity.js";
 import { parseReleaseDomain, releaseDomainIds } from "../../validation/audit/parse-release.js";
 import { storedState } from "../../validation/audit/audit-task.js";
-import { domainFiles, goldenFile } from "../../validation/audit/release-layout.js";
+import { domainFiles, envConfigFile, goldenFile } from "../../validation/audit/release-layout.js";
 
 /** One domain of a release, ready to run episodes on. */
 export interface EvalDomain {
@@ -28,6 +28,8 @@ export interface EvalTask {
   domain: EvalDomain;
   task: Task;
   golden: Trace;
+  /** The task's environment configuration (simulated and hybrid evaluation); null when the release ships none. */
+  env_config: EnvConfig | null;
 }
 
 /** A release as the evaluator reads it: verified first, then parsed. */
@@ -42,6 +44,19 @@ export interface EvalRelease {
 }
 
 const NAME = /^[a-z0-9][a-z0-9_-]*$/;
+
+/** A task's environment configuration, when the release ships one (releases exported before issue 17 do not); a malformed one is a problem. */
+function readEnvConfig(contents: ReleaseFiles, domain: string, task: string, problems: Array<{ file: string; reason: string }>): EnvConfig | null {
+  const file = envConfigFile(domain, task);
+  const bytes = contents.get(file);
+  if (!bytes) return null;
+  try {
+    return EnvConfig.parse(JSON.parse(bytes.toString("utf8")));
+  } catch (e) {
+    problems.push({ file, reason: `not an environment configuration: ${(e as Error).message.split("\n")[0]}` });
+    return null;
+  }
+}
 
 /**
  * The release folder an argument names: a folder path, `NAME@X.Y.Z`, or `NAME` alone (its newest
@@ -85,7 +100,7 @@ export function loadEvalRelease(arg: string, root?: string): EvalRelease {
     for (const task of d.tasks) {
       const golden = d.golden.get(task.id);
       if (!golden) problems.push({ file: `${goldenFile(id, task.id)}`, reason: "required file is missing from the release" });
-      else tasks.push({ domain, task, golden });
+      else tasks.push({ domain, task, golden, env_config: readEnvConfig(integrity.contents, id, task.id, problems) });
     }
   }
   if (problems.length > 0) refuse(problems);

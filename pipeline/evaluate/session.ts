@@ -1,29 +1,16 @@
 import type { ToolSpec } from "../world/standard-tools.js";
 import type { KnowledgeDocument } from "../world/documents-tool.js";
 import { agentToolSpecs } from "../world/standard-tools.js";
+import { CONVERSATION_TOOLS, MESSAGE_MAX_CHARS } from "../world/conversation-tools.js";
 import type { ToolOutcome } from "../world/types.js";
 import type { EpisodeDriver, ActionStep } from "../../validation/episode-driver.js";
 import type { EpisodeAction } from "../../validation/episode-actions.js";
 import type { AgentSession, SessionReply } from "./agents/types.js";
 import type { Customer } from "./customer/types.js";
 import type { EpisodeResult } from "../schemas/evaluation-result.js";
+import type { ToolLayer } from "./env-sim/tool-layers.js";
 
-/** Longest message to the customer, in characters. */
-export const MESSAGE_MAX_CHARS = 4000;
-
-/** The conversation tools every agent has besides the world's: talk to the customer, end the episode. */
-export const CONVERSATION_TOOLS: readonly ToolSpec[] = [
-  {
-    name: "send_message",
-    description: "Say something to the customer and read their answer: ask for details only they know, tell them what you did, or ask them to approve a proposal by its id (e.g. \"Please approve proposal PR-0001\").",
-    parameters: { type: "object", properties: { text: { type: "string", minLength: 1, maxLength: MESSAGE_MAX_CHARS, description: "What you say to the customer." } }, required: ["text"], additionalProperties: false },
-  },
-  {
-    name: "finish",
-    description: "End the episode: the customer's request is complete, or cannot be done.",
-    parameters: { type: "object", properties: { summary: { type: "string", description: "One line on what was done." } }, additionalProperties: false },
-  },
-];
+export { CONVERSATION_TOOLS, MESSAGE_MAX_CHARS };
 
 export type EndReason = EpisodeResult["end"];
 
@@ -47,6 +34,8 @@ export interface SessionOptions {
   givenDocuments: readonly KnowledgeDocument[];
   businessDate: string;
   domainTitle: string;
+  /** The environment mode's layer (simulated: the simulator answers; hybrid: it renders); none: executable. */
+  layer?: ToolLayer;
 }
 
 // Tool specs (JSON Schemas of every tool) depend only on the world and the mode: built once, not per episode.
@@ -168,7 +157,13 @@ export class Session implements AgentSession {
       const why = this.#operations.has(name) ? `"${name}" is reached through invoke_capability in this evaluation` : `no tool named "${name}" is offered`;
       return this.#reply(episode.refuse({ name, args: objectArgs, actor: "agent" }, "unknown_tool", why));
     }
-    return this.#reply(episode.invoke({ name, args: objectArgs, actor: "agent" }));
+    const call = { name, args: objectArgs, actor: "agent" as const };
+    const layer = this.#o.layer;
+    const answered = layer?.answer ? await layer.answer(call) : null;
+    if (answered) return this.#reply(answered);
+    const outcome = episode.invoke(call);
+    const rendered = layer?.render ? await layer.render(call, shown(outcome), outcome, episode.events.length) : null;
+    return rendered === null ? this.#reply(outcome) : this.#done(rendered);
   }
 
   #reply(o: ToolOutcome): SessionReply {

@@ -21,6 +21,12 @@ export const EvaluationSettings = z
     tools: z.enum(["direct", "discovery"]).describe("direct: business operations as tools; discovery: reached through the discovery tools only."),
     ablation: z.enum(["none", "gold-docs", "full-disclosure"]).describe("gold-docs: in-force relevant documents given up front; full-disclosure: every private fact in the opening request."),
     seed: z.number().int().min(0).describe("Evaluation seed; each episode's seed is forked from it."),
+    env: z
+      .enum(["executable", "simulated", "hybrid"])
+      .default("executable")
+      .describe("executable: the world runtime answers every call and the release's checks judge; simulated: the env-sim model answers every business call from the task's environment configuration and a rubric vote judges; hybrid: the runtime answers and the checks judge, the env-sim model renders the responses of the simulated operations."),
+    env_sim: z.string().nullable().default(null).describe("Model spec of the env-sim role (simulated and hybrid); null for executable."),
+    simulate_ops: z.array(z.string()).nullable().default(null).describe("Hybrid: the operations whose responses the env-sim model renders; null otherwise."),
   })
   .strict()
   .describe("Settings of one evaluation.");
@@ -69,15 +75,18 @@ export function differingSettings(stored: EvaluationSettings, now: EvaluationSet
   return (Object.keys(now) as Array<keyof EvaluationSettings>).filter((k) => canonicalJson(stored[k]) !== canonicalJson(now[k]));
 }
 
+/** `simulated ` / `hybrid `; nothing for the default executable mode. */
+const modeWord = (env: EvaluationSettings["env"]): string => (env === "executable" ? "" : `${env} `);
+
 /** Refuse a rerun whose settings differ from those stored in its output folder, naming each. */
 export function assertSameSettings(file: string, stored: unknown, now: EvaluationSettings): void {
   const parsed = EvaluationSettings.safeParse(stored);
   if (!parsed.success) throw new FoundryError("EVALUATION_SETTINGS_INVALID", `${SETTINGS_FILE} does not hold evaluation settings; use --fresh to start over`, { file });
   const s = parsed.data;
-  if (s.release.name !== now.release.name || s.release.version !== now.release.version || s.agent !== now.agent) {
+  if (s.release.name !== now.release.name || s.release.version !== now.release.version || s.agent !== now.agent || s.env !== now.env) {
     throw new FoundryError(
       "EVALUATION_OUT_CONFLICT",
-      `this folder holds the evaluation of ${s.agent} on ${s.release.name}@${s.release.version}, not of ${now.agent} on ${now.release.name}@${now.release.version}: choose another --out`,
+      `this folder holds the ${modeWord(s.env)}evaluation of ${s.agent} on ${s.release.name}@${s.release.version}, not ${s.env === now.env ? "" : `the ${modeWord(now.env)}evaluation `}of ${now.agent} on ${now.release.name}@${now.release.version}: choose another --out`,
       { file },
       { stored: { agent: s.agent, release: `${s.release.name}@${s.release.version}` } },
     );

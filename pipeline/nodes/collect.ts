@@ -14,6 +14,7 @@ import { designStages } from "./design-stages.js";
 import { branchCoverage } from "../../validation/branch-coverage.js";
 import { invariantCoverage } from "../../validation/invariant-coverage.js";
 import { services, type NodeConfig } from "../build/services.js";
+import { writeEnvConfigs } from "./write-env-configs.js";
 import type { BuildStateType, BuildUpdate, TaskRecord } from "../graph/state.js";
 
 /** Report-order labels of a task's mutants: `<operator>`, then `<operator>-<n>` (violationLabel). */
@@ -28,7 +29,8 @@ function mutantLabels(operators: readonly string[]): string[] {
 
 /**
  * collect: write what a release needs into `generated/<domain>/` (tasks, golden traces, the
- * violation traces the verify stage judged, the validation report, the build report) and the
+ * violation traces the verify stage judged, each released task's environment configuration, the
+ * validation report, the build report) and the
  * build record: how these files were made (strategies, models, seed, sources, world and code
  * hashes, the sha256 of every file). Files of tasks that no longer exist are removed; unchanged
  * files are not rewritten.
@@ -71,6 +73,7 @@ export async function collect(state: BuildStateType, config?: NodeConfig): Promi
       if (readdirSync(join(vdir, t)).length === 0) rmSync(join(vdir, t), { recursive: true });
     }
   }
+  written.push(...(await writeEnvConfigs(out, domainContext(state, svc), released.map((r) => r.task as Task), svc)));
   // The domain summary ranks mutation operators by their registry, which loads the operators: only here.
   const { summarize } = await import("../../validation/validate-domain.js");
   const releasedTasks = released.map((r) => r.task as Task);

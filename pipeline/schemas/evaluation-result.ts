@@ -47,6 +47,31 @@ export const UserSimFlag = z
   .strict();
 export type UserSimFlag = z.infer<typeof UserSimFlag>;
 
+/** One model judgment of one rubric criterion. */
+export const RubricJudgment = z
+  .object({
+    round: z.number().int().min(1).describe("Which independent judgment (1-based; each is its own model call)."),
+    met: z.boolean().describe("Whether the judge found the criterion met on the trajectory."),
+    reason: z.string().describe("The judge's reason, citing what happened."),
+  })
+  .strict();
+export type RubricJudgment = z.infer<typeof RubricJudgment>;
+
+/** One criterion of the rubric verifier (simulated evaluation), with its vote and every judgment. */
+export const RubricCriterion = z
+  .object({
+    id: z.string().describe("The check the criterion is derived from (its id)."),
+    group: z.enum(["goal", "process", "protection"]).describe("The check's group."),
+    text: z.string().describe("The criterion as the judge read it: the check's description and the rule or customer requirement it enforces (never the check's code)."),
+    met: z.boolean().nullable().describe("The majority verdict; null when no strict majority."),
+    votes: z.number().int().min(0).describe("Judgments that gave the majority verdict (or the most common one)."),
+    total: z.number().int().min(3).describe("Judgments cast (at least 3)."),
+    split: z.boolean().describe("The judgments disagreed (e.g. 2–1); every judgment is kept."),
+    judgments: z.array(RubricJudgment).min(3).describe("Every judgment, in round order."),
+  })
+  .strict();
+export type RubricCriterion = z.infer<typeof RubricCriterion>;
+
 /** One line of `results.jsonl`: one episode, judged by the release's checks. */
 export const EpisodeResult = z
   .object({
@@ -76,6 +101,8 @@ export const EpisodeResult = z
     user_sim_flags: z.array(UserSimFlag).describe("Findings of the transcript audit; empty when the customer behaved."),
     trace_file: z.string().describe("Path of the episode's trace, relative to the evaluation folder."),
     trace_sha256: z.string().describe("sha256 of the trace file's bytes."),
+    env: z.enum(["executable", "simulated", "hybrid"]).optional().describe("Environment mode of the episode; absent: executable."),
+    rubric: z.array(RubricCriterion).optional().describe("Simulated episodes only: the rubric verifier's criteria, votes and every judgment (the goal, process and protection verdicts are their majorities; no executable check ran)."),
   })
   .strict()
   .describe("One evaluated episode.");

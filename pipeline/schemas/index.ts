@@ -10,6 +10,7 @@ import { ValidationReport } from "./validation-report.js";
 import { ReleaseManifest } from "./release-manifest.js";
 import { EpisodeResult, EvaluationResult } from "./evaluation-result.js";
 import { BuildRecord } from "./build-record.js";
+import { EnvConfig } from "./env-config.js";
 
 /** Every artifact the foundry reads or writes, by the name its JSON Schema file gets. */
 export const ARTIFACTS = {
@@ -25,6 +26,7 @@ export const ARTIFACTS = {
   "evaluation-result": EvaluationResult,
   "evaluation-episode": EpisodeResult,
   "build-record": BuildRecord,
+  "env-config": EnvConfig,
 } as const satisfies Record<string, z.ZodType>;
 
 export type ArtifactName = keyof typeof ARTIFACTS;
@@ -42,3 +44,4 @@ export * from "./validation-report.js";
 export * from "./release-manifest.js";
 export * from "./evaluation-result.js";
 export * from "./build-record.js";
+export * from "./env-config.js";

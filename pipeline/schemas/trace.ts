@@ -63,6 +63,8 @@ export const TraceEvent = z
     facts: z.array(z.string()).default([]).describe("Customer private-fact ids disclosed by this event."),
     fault: FaultRecord.optional().describe("The injected fault, for faulted events."),
     state_hash: z.string().optional().describe("Hash of the world state after the event (s_i)."),
+    simulated: z.literal(true).optional().describe("Simulated evaluation: the environment simulator (a language model) answered this call from the task's environment configuration; the world runtime did not run it."),
+    rendered: z.string().optional().describe("Hybrid evaluation: the response text the environment simulator rendered for the agent from `result` (the runtime's own answer, which the checks read)."),
   })
   .strict();
 export type TraceEvent = z.infer<typeof TraceEvent>;

@@ -149,6 +149,28 @@ export class Episode {
     return this.#record({ ...call, args: boundArgs(call.args).args }, "tool_call", errored(code, message));
   }
 
+  /**
+   * Record an agent call answered outside the runtime (simulated evaluation: the environment
+   * simulator's answer, marked `simulated`): nothing runs and the state is unchanged; a `wait`
+   * answered so still advances the logical clock by its minutes (no scheduled event fires).
+   */
+  recordAnswered(input: ToolCall, outcome: ToolOutcome): ToolOutcome {
+    this.#assertOpen();
+    const call = withObjectArgs(input);
+    const kind: TraceEvent["kind"] = call.name === "wait" ? "wait" : (this.world.operations.get(call.name)?.kind ?? "tool_call");
+    const answered: ToolOutcome = { ...outcome, changes: [], simulated: true };
+    this.#record({ ...call, args: boundArgs(call.args).args }, kind, answered);
+    const minutes = call.args.minutes;
+    if (call.name === "wait" && outcome.status === "executed" && typeof minutes === "number" && Number.isInteger(minutes) && minutes > 0) this.#clock.advanceTo(this.#clock.now + minutes);
+    return answered;
+  }
+
+  /** Hybrid evaluation: the simulator's rendering of call event `index`'s result, as the agent read it. */
+  recordRendering(index: number, text: string): void {
+    this.#assertOpen();
+    this.#recorder.recordRendering(index, text);
+  }
+
   /** Advance the clock by `minutes`, firing every scheduled event that falls due, in order. */
   wait(minutes: number, actor: "agent" | "customer" = "agent"): ToolOutcome {
     this.#assertOpen();

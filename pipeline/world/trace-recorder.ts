@@ -100,7 +100,15 @@ export class TraceRecorder {
     if (o.reason !== undefined) event.reason = o.reason;
     if (o.proposal_id !== undefined) event.proposal_id = o.proposal_id;
     if (o.fault !== undefined) event.fault = o.fault;
+    if (o.simulated) event.simulated = true;
     return this.#push(event);
+  }
+
+  /** Hybrid evaluation: the response text the simulator rendered for the agent from call event `index`'s result. */
+  recordRendering(index: number, text: string): void {
+    const event = this.#events[index - 1];
+    if (!event || event.kind === "customer_message" || event.kind === "agent_message") throw new RangeError(`trace event ${index} is not a call`);
+    event.rendered = text;
   }
 
   /** Record a line of dialogue (`customer_message` or `agent_message`). */

@@ -23,6 +23,8 @@ export interface ToolOutcome {
   changes: RowChange[];
   proposal_id?: string;
   fault?: FaultRecord;
+  /** Answered by the environment simulator (simulated evaluation), not run by the runtime. */
+  simulated?: true;
 }
 
 /** The function the fault layer wraps: run one call against the live episode. */

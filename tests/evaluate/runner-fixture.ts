@@ -13,7 +13,7 @@ export const SAMPLE = join(RELEASES, "sample", latestVersion(RELEASES, "sample")
 
 /** Settings of a test evaluation: the CLI defaults, with `over` applied. */
 export function settingsWith(over: Partial<Omit<EvaluationSettings, "release">> & { agent: string }): Omit<EvaluationSettings, "release"> {
-  return { user_sim: "deterministic", conditions: ["E0"], fault_events: 2, fault_duration: 2, runs: 1, tasks: null, domains: null, max_turns: null, max_tool_calls: null, wall_time_ms: 600_000, tools: "direct", ablation: "none", seed: 0, ...over };
+  return { user_sim: "deterministic", conditions: ["E0"], fault_events: 2, fault_duration: 2, runs: 1, tasks: null, domains: null, max_turns: null, max_tool_calls: null, wall_time_ms: 600_000, tools: "direct", ablation: "none", seed: 0, env: "executable", env_sim: null, simulate_ops: null, ...over };
 }
 
 /** Evaluate `agent` on the sample release into a fresh temporary folder. */

@@ -60,7 +60,7 @@ describe("diffReleases", () => {
       "release-payment/payment-released:goal",
     ]);
     expect(d.checks.changed).toEqual([{ domain: DOMAIN, task: "move-funds", check: "transfer-executed", group: "goal", changes: [{ type: "CHANGE", path: "params.args.amount", old: 5000, new: 6000 }] }]);
-    expect(d.files.added).toEqual([`domains/${DOMAIN}/docs/memo-guidelines.md`, `domains/${DOMAIN}/golden/memo-payment.json`, `domains/${DOMAIN}/tasks/memo-payment.json`, `domains/${DOMAIN}/violations/memo-payment/do_nothing.json`]);
+    expect(d.files.added).toEqual([`domains/${DOMAIN}/docs/memo-guidelines.md`, `domains/${DOMAIN}/env-configs/memo-payment.json`, `domains/${DOMAIN}/golden/memo-payment.json`, `domains/${DOMAIN}/tasks/memo-payment.json`, `domains/${DOMAIN}/violations/memo-payment/do_nothing.json`]);
     expect(d.warnings).toEqual([]);
   });
 

@@ -23,6 +23,8 @@ import { writeBuildRecord } from "../../pipeline/build/build-record-file.js";
 import { loadValidDomain } from "../../pipeline/build/load-context.js";
 import { sourcesHash } from "../../pipeline/build/sources-hash.js";
 import { buildFingerprint } from "../../pipeline/build/stage-code.js";
+import { renderEnvConfig } from "../../pipeline/world/env-config/render-env-config.js";
+import { compileWorld } from "../../pipeline/world/compile-world.js";
 
 /**
  * Builds a tiny generated domain (`generated/mini-treasury/` as the synthesis graph lays it out)
@@ -136,6 +138,8 @@ export function buildReleaseFixture(root: string, variant: Variant = "a", mutant
       entries.push({ task: id, status: "dropped", gates: [{ gate: "difficulty", passed: false, detail: "solved by every probe" }], mutants: [], kill_rate: null, repairs: [], probes: { noop: false, scripted: true }, difficulty: null, drop_reason: "difficulty: solved by every probe agent" });
       continue;
     }
+    // Each released task's environment configuration, as the collect stage renders it.
+    write(join(gen, "env-configs", `${id}.json`), stableJson(renderEnvConfig({ world: compileWorld(JSON.parse(stableJson(world)) as typeof world), state: applyOverlay(base, world, task.initial_state), task, sop, domainTitle: card.title })));
     const seen = new Map<string, number>();
     const stored = (operator: string, trace: Trace) => {
       const n = (seen.get(operator) ?? 0) + 1;

@@ -30,6 +30,9 @@ export function domainFiles(domain: string) {
 
 export const taskFile = (domain: string, task: string): string => domainFile(domain, `tasks/${task}.json`);
 export const goldenFile = (domain: string, task: string): string => domainFile(domain, `golden/${task}.json`);
+/** Folder (in `generated/<d>/` and a release's `domains/<d>/`) of the tasks' environment configurations. */
+export const ENV_CONFIGS_DIR = "env-configs";
+export const envConfigFile = (domain: string, task: string): string => domainFile(domain, `${ENV_CONFIGS_DIR}/${task}.json`);
 export const violationFile = (domain: string, task: string, label: string): string => domainFile(domain, `violations/${task}/${label}.json`);
 
 /**

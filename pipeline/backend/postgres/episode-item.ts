@@ -6,7 +6,7 @@ import { FoundryError } from "../../core/errors.js";
 import { EpisodeResult } from "../../schemas/evaluation-result.js";
 import { EvaluationSettings } from "../../evaluate/settings.js";
 import { loadEvalRelease, type EvalRelease } from "../../evaluate/load-release.js";
-import { episodeFactories, type EpisodeFactories } from "../../evaluate/episode-factories.js";
+import { envSimContext, episodeFactories, type EpisodeFactories } from "../../evaluate/episode-factories.js";
 import { episodeSeed } from "../../evaluate/seeds.js";
 import { keyOf, runEpisode, type PlannedEpisode } from "../../evaluate/episode-runner.js";
 import { episodeId, traceFile } from "../../evaluate/results-log.js";
@@ -48,7 +48,7 @@ async function load(spec: EvaluationSpec, w: WorkerContext): Promise<LoadedEvalu
   const factories = episodeFactories(spec.settings, workConfig(w.config, spec.config), { cache: w.responseCache }, replayFile);
   factories.preflight();
   const out = join(w.scratchDir, "episodes");
-  return { settings: spec.settings, release, factories, ctx: { settings: spec.settings, agent: factories.agent, customer: factories.customer(), out } };
+  return { settings: spec.settings, release, factories, ctx: { settings: spec.settings, agent: factories.agent, customer: factories.customer(), out, envSim: envSimContext(factories, spec.settings, workConfig(w.config, spec.config)) } };
 }
 
 /** The planned episode an item names (`domain/task/condition/run`), with its seed. */

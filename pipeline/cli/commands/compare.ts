@@ -18,7 +18,8 @@ Tasks are paired by domain and id; each side's per-task rate is its share of str
 completed episodes (errored ones left out). The difference is B − A averaged over paired tasks, with
 a 95% interval from a seeded bootstrap over tasks; a task flips when its rate differs. Reported over
 every condition both evaluations ran ("all") and per condition. Both folders must be evaluations of
-the same release (same root hash). Exit codes: 0 compared, 1 a folder cannot be read or the
+the same release (same root hash) in the same environment mode (--env: executable, simulated and
+hybrid results are never paired). Exit codes: 0 compared, 1 a folder cannot be read or the
 releases differ, 2 usage.
 
 Examples:

@@ -6,6 +6,7 @@ import { DEFAULT_WALL_TIME_MS, evaluate } from "../../evaluate/evaluate.js";
 import { choiceOption, conditionsOption, listOption, wholeOption } from "../../evaluate/settings.js";
 import { agentKind } from "../../evaluate/agents/registry.js";
 import { checkCustomerSpec } from "../../evaluate/customer/registry.js";
+import { checkEnvSettings, ENV_MODES } from "../../evaluate/env-sim/env-mode.js";
 import type { EvaluationResult, Rate } from "../../schemas/evaluation-result.js";
 import { backendFlags, withBackendOptions, type BackendFlags } from "../backend-options.js";
 
@@ -25,6 +26,9 @@ interface EvaluateFlags extends BackendFlags {
   tools?: string;
   ablation?: string;
   seed?: string;
+  env?: string;
+  envSim?: string;
+  simulateOps?: string;
   out?: string;
   fresh?: boolean;
   releases: string;
@@ -38,7 +42,7 @@ function pct(r: Rate): string {
 
 /** The lines `synth evaluate` prints after the run: strict success per condition, robustness, where the outputs are. */
 export function renderEvaluation(s: EvaluationResult, paths: { out: string; summary: string; report: string }, ran: number, skipped: number): string {
-  const lines = [`${s.agent} on ${s.release.name}@${s.release.version} (user-sim ${s.user_sim}): ${s.episodes.total} episodes, ${ran} run now, ${skipped} already finished, ${s.episodes.errored} errored`];
+  const lines = [`${s.agent} on ${s.release.name}@${s.release.version} (user-sim ${s.user_sim}${s.settings.env && s.settings.env !== "executable" ? `, env ${String(s.settings.env)}` : ""}): ${s.episodes.total} episodes, ${ran} run now, ${skipped} already finished, ${s.episodes.errored} errored`];
   lines.push(`  strict success   ${pct(s.overall.strict_success)}`);
   for (const [c, v] of Object.entries(s.by_condition)) lines.push(`  ${c.padEnd(16)} ${pct(v.strict_success)}`);
   lines.push(`  robustness       ${s.robustness === null ? "—" : s.robustness.toFixed(3)}`);
@@ -68,7 +72,10 @@ export function registerEvaluate(program: Command): void {
     .option("--tools <mode>", "direct: operations as tools; discovery: only through list/describe/invoke_capability (default direct)")
     .option("--ablation <kind>", "none | gold-docs (relevant in-force documents given up front) | full-disclosure (every private fact in the opening request); default none")
     .option("--seed <n>", "evaluation seed (default 0)")
-    .option("--out <dir>", "output folder (default generated/evaluations/<release>@<version>/<agent-slug>/)")
+    .option("--env <mode>", "executable (default; the world runtime answers, the release's checks judge; the only mode offline) | simulated (the env-sim model answers every business call from each task's environment configuration; a rubric verifier's majority of 3 judgments per criterion judges) | hybrid (the runtime answers and the checks judge; the env-sim model renders the responses of the --simulate-ops operations)")
+    .option("--env-sim <spec>", "model of the env-sim role (provider:model) for --env simulated or hybrid (default: the configuration's models.env-sim / FOUNDRY_MODEL_ENV_SIM)")
+    .option("--simulate-ops <list>", "--env hybrid: the operations whose responses the env-sim model renders (default: every agent-side operation)")
+    .option("--out <dir>", "output folder (default generated/evaluations/<release>@<version>/<agent-slug>/; simulated and hybrid: …/<release>@<version>/<env>/<agent-slug>/)")
     .option("--fresh", "start over in --out instead of resuming (other settings are then allowed)")
     .option("--releases <dir>", "where NAME@X.Y.Z is looked up", join("generated", "releases"))
     .option("--json", "print the summary as JSON")
@@ -88,12 +95,26 @@ stores the release there, enqueues every episode not yet finished, prints progre
 workers and writes the same files as an embedded run, byte for byte, as results arrive. Start
 \`synth worker --database-url URL\` on any number of machines to work them.
 
+Environment modes: --env simulated answers every business call (operations, query_database, wait)
+with the env-sim model from the task's environment configuration (domains/<d>/env-configs/ in the
+release); an answer that does not fit the operation's declared result shape is shown its problem
+and retried within the configuration's max_retries, then recorded as an errored call. The reference
+tools (documents, capability listings) stay the release's. Faults follow the same seeded plan as
+executable mode: the rule of each planned call is handed to the simulator and recorded in the
+trace. Success is judged by a rubric verifier (one criterion per check, from its description and
+provenance; 3 independent judgments each, majority vote, every judgment stored), never by the
+checks. --env hybrid keeps the runtime and the checks; the agent reads the env-sim model's
+rendering of the --simulate-ops operations' responses (stored in the trace as \`rendered\`).
+Both need a model for the env-sim role (a usage error otherwise) and a model or noop agent;
+results go to their own folder, and \`synth compare\` refuses to pair different modes.
+
 Exit codes: 0 evaluated, 1 invalid input (a tampered release, a conflicting --out), 2 usage.
 
 Examples:
   synth evaluate sample --agent oracle --conditions E0
   synth evaluate generated/releases/sample/1.4.0 --agent probe:competent --runs 3
-  synth evaluate sample@1.4.0 --agent openai:gpt-4.1 --user-sim openai:gpt-4.1-mini --concurrency 4`,
+  synth evaluate sample@1.4.0 --agent openai:gpt-4.1 --user-sim openai:gpt-4.1-mini --concurrency 4
+  synth evaluate sample --agent openai:gpt-4.1 --env simulated --env-sim openai:gpt-4.1-mini`,
     )
     .action(async (release: string, f: EvaluateFlags) => {
       if (f.agent === undefined) throw new FoundryError("USAGE", "--agent is required (oracle, noop, replay:FILE, probe:NAME or provider:model)", { path: "--agent" });
@@ -106,6 +127,7 @@ Examples:
       if (asksModels && concurrency > config.concurrency) {
         process.stderr.write(`warning: --concurrency ${concurrency} runs ${concurrency} episodes at once, but model calls stay limited to ${config.concurrency} at once per provider (the concurrency setting, FOUNDRY_CONCURRENCY); raise it as far as your API key's rate limit allows\n`);
       }
+      const env = choiceOption("--env", f.env, ENV_MODES, "executable");
       const settings = {
         agent: f.agent,
         user_sim: f.userSim,
@@ -121,7 +143,12 @@ Examples:
         tools: choiceOption("--tools", f.tools, ["direct", "discovery"] as const, "direct"),
         ablation: choiceOption("--ablation", f.ablation, ["none", "gold-docs", "full-disclosure"] as const, "none"),
         seed: wholeOption("--seed", f.seed, 0, 0),
+        env,
+        // The env-sim role's model: the flag, else the configuration's (never taken in executable mode).
+        env_sim: env === "executable" ? (f.envSim ?? null) : (f.envSim ?? (config.models["env-sim"] && config.models["env-sim"] !== "deterministic" ? config.models["env-sim"] : null)),
+        simulate_ops: listOption("--simulate-ops", f.simulateOps),
       };
+      checkEnvSettings(settings, agentKind(settings.agent));
       const progress = !f.json && process.stderr.isTTY;
       // Loaded on use: the postgres driver and queue stay out of every other command's start-up.
       const { openBackend } = await import("../../backend/open-backend.js");

@@ -30,6 +30,7 @@ export const COMMANDS: readonly CommandRow[] = [
   { name: "diff", args: "<a> <b>", summary: "Compare two releases: tasks, documents, checks and golden events.", load: async () => (await import("./diff.js")).registerDiff },
   { name: "evaluate", args: "<release>", summary: "Evaluate an agent on a frozen release under the fault conditions E0–E3.", load: async () => (await import("./evaluate.js")).registerEvaluate },
   { name: "score", args: "<dir>", summary: "Recompute an evaluation's summary and report from its stored traces.", load: async () => (await import("./score.js")).registerScore },
+  { name: "simfidelity", args: "<release>", summary: "Measure an environment simulator against the executable world on the golden traces.", load: async () => (await import("./simfidelity.js")).registerSimFidelity },
   { name: "compare", args: "<a> <b>", summary: "Compare two evaluations of one release, task by task.", load: async () => (await import("./compare.js")).registerCompare },
   { name: "show", args: "<release> <task>", summary: "Show a released task or an evaluated episode for review.", load: async () => (await import("./show.js")).registerShow },
   { name: "review", args: "<release>", summary: "Write the review pages of a whole release.", load: async () => (await import("./review.js")).registerReview },

@@ -78,7 +78,8 @@ function pairScope(a: readonly EpisodeResult[], b: readonly EpisodeResult[], str
 /**
  * `synth compare A B`: the paired per-task difference in strict success (B − A) with its seeded
  * bootstrap interval, over every condition both folders ran and per condition, and the tasks that
- * flip. Both must be evaluations of the same release (same root hash): tasks are paired by id.
+ * flip. Both must be evaluations of the same release (same root hash): tasks are paired by id;
+ * and of the same environment mode (executable, simulated, hybrid).
  */
 export function compareEvaluations(dirA: string, dirB: string, seed = 0): Comparison {
   const sa = readSettings(dirA);
@@ -89,6 +90,14 @@ export function compareEvaluations(dirA: string, dirB: string, seed = 0): Compar
       `the evaluations ran on different releases (${sa.release.name}@${sa.release.version} ${sa.release.root_hash} and ${sb.release.name}@${sb.release.version} ${sb.release.root_hash}); tasks can only be paired on one release`,
       { file: join(dirB, SETTINGS_FILE), path: "release.root_hash" },
       sb.release.root_hash,
+    );
+  }
+  if (sa.env !== sb.env) {
+    throw new FoundryError(
+      "COMPARE_MODE_MISMATCH",
+      `the evaluations ran in different environment modes (${sa.env} and ${sb.env}); a simulated environment's rubric verdicts and the executable checks are not the same measurement, so they are never paired`,
+      { file: join(dirB, SETTINGS_FILE), path: "env" },
+      sb.env,
     );
   }
   const a = readResults(dirA);

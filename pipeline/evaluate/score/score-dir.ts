@@ -4,7 +4,8 @@ import type { EpisodeResult } from "../../schemas/evaluation-result.js";
 import { canonicalJson, sha256 } from "../../core/canonical-json.js";
 import { FoundryError } from "../../core/errors.js";
 import { parseTrace } from "../../../validation/parse-trace.js";
-import { SETTINGS_FILE } from "../settings.js";
+import { SETTINGS_FILE, type EvaluationSettings } from "../settings.js";
+import { judgeSimulatedEpisode, storedJudgments } from "../rubric/judge-simulated.js";
 import { readSettings } from "./read-settings.js";
 import { loadEvalRelease, type EvalTask } from "../load-release.js";
 import { readResults, RESULTS_FILE, TRACES_DIR } from "../results-log.js";
@@ -45,7 +46,7 @@ function tracePath(dir: string, r: EpisodeResult): string {
 const META_FIELDS = ["agent", "user_sim", "condition", "run", "seed", "status", "error", "end", "turns", "usage", "trace_file", "trace_sha256"] as const;
 
 /** Re-judge one stored episode from its trace file; the stored line gives only what a trace cannot (EpisodeMeta). */
-function rejudge(dir: string, r: EpisodeResult, tasks: ReadonlyMap<string, EvalTask>): EpisodeResult {
+function rejudge(dir: string, r: EpisodeResult, tasks: ReadonlyMap<string, EvalTask>, env: EvaluationSettings["env"]): EpisodeResult {
   const et = tasks.get(`${r.domain}/${r.task}`);
   if (!et) throw new FoundryError("SCORE_UNKNOWN_TASK", `episode ${episodeKey(r)} names a task the release does not have`, { file: join(dir, RESULTS_FILE) }, `${r.domain}/${r.task}`);
   const file = tracePath(dir, r);
@@ -67,7 +68,10 @@ function rejudge(dir: string, r: EpisodeResult, tasks: ReadonlyMap<string, EvalT
     throw e;
   }
   const meta = Object.fromEntries(META_FIELDS.map((k) => [k, r[k]])) as EpisodeMeta;
-  return judgeEpisode({ task: et.task, trace, golden: et.golden, meta, domain: et.domain });
+  const input = { task: et.task, trace, golden: et.golden, meta, domain: et.domain };
+  // A simulated episode is re-voted from its stored judgments (no executable check ever judges it).
+  if (env === "simulated") return judgeSimulatedEpisode(input, storedJudgments(r));
+  return judgeEpisode(input, env);
 }
 
 /**
@@ -97,7 +101,7 @@ export async function scoreDirectory(dir: string, opts: ScoreOptions = {}): Prom
     }
     seen.add(key);
     try {
-      const again = rejudge(dir, r, tasks);
+      const again = rejudge(dir, r, tasks, settings.env);
       rejudged.push(again);
       const fields = (Object.keys(again) as Array<keyof EpisodeResult>).filter((k) => canonicalJson(again[k] ?? null) !== canonicalJson(r[k] ?? null));
       if (fields.length > 0) disagreements.push({ episode: key, fields });
