@@ -1,0 +1,43 @@
+import { statfsSync } from "node:fs";
+import { join } from "node:path";
+import { replicateDomain } from "./replicate-tasks.js";
+import { SCALE_DOMAIN, SCALE_DOMAIN_ID, SMOKE_DOMAIN, type ScaleBuild } from "./scale-domain.js";
+import { timedNode, type TimedRun } from "./timed-child.js";
+import type { SyntheticOptions } from "./synthetic-domain.js";
+
+/**
+ * The domain the large releases are grown from: the full-size synthetic domain (800 documents, 600
+ * operations) with 10 task slots instead of 50, so that each scale benchmark's own build stays near
+ * two minutes (calibration of a slot is most of a build); its released tasks are then copied under
+ * new ids (replicate-tasks.ts). Smoke: the smoke-size domain.
+ */
+export function releaseDomainOptions(smoke: boolean): SyntheticOptions {
+  return smoke ? SMOKE_DOMAIN : { ...SCALE_DOMAIN, slots: 10 };
+}
+
+/** Refuse to start when the folder's file system has less than `gib` GiB free: a 10,000-task release and its generated copy take several. */
+export function requireFreeSpace(dir: string, gib: number): number {
+  const s = statfsSync(dir);
+  const free = (s.bavail * s.bsize) / 1024 ** 3;
+  if (free < gib) throw new Error(`${dir} has ${free.toFixed(1)} GiB free; the scale benchmark needs about ${gib} GiB`);
+  return Math.round(free);
+}
+
+export interface ReplicatedRelease {
+  /** The release folder (`<root>/releases/scale/1.0.0`). */
+  dir: string;
+  tasks: number;
+  /** Tasks the build released (the sources of the copies). */
+  built: number;
+  /** `synth release` as a child process: collects, writes, audits the staged folder and publishes. */
+  exported: TimedRun;
+}
+
+/** Grow the built domain to `tasks` released tasks under `root/generated/` and export it with `node bin/synth.js release` (its own child process). */
+export function replicatedRelease(build: ScaleBuild, root: string, tasks: number): ReplicatedRelease {
+  const generated = join(root, "generated");
+  const { built } = replicateDomain(join(build.paths.generated, SCALE_DOMAIN_ID), join(generated, SCALE_DOMAIN_ID), tasks);
+  const out = join(root, "releases");
+  const exported = timedNode(["bin/synth.js", "release", "scale", "--version", "1.0.0", "--domains", SCALE_DOMAIN_ID, "--generated", generated, "--sources", build.paths.sources, "--out", out, "--revision", "bench", "--json"]);
+  return { dir: join(out, "scale", "1.0.0"), tasks, built, exported };
+}
