@@ -45,6 +45,8 @@ export function buildScaleDomain(root: string, opts: SyntheticOptions): ScaleBui
   const paths = scalePaths(root);
   mkdirSync(paths.sources, { recursive: true });
   writeSyntheticDomain(paths.sources, { ...opts, id: SCALE_DOMAIN_ID });
+  // The CLI compiles the sources on its first start after an edit (bin/compile.mjs): not part of a build.
+  timedNode(["bin/synth.js", "--help"]);
   const run = timedNode(["bin/synth.js", "build", "--sources", paths.sources, "--sop", paths.sop, "--generated", paths.generated, "--json"]);
   const last = run.stdout
     .split("\n")
