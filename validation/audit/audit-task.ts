@@ -6,6 +6,7 @@ import { applyOverlay, type InitialState } from "../../pipeline/world/build-stat
 import { createCheckContext } from "../../pipeline/world/check-context.js";
 import type { CompiledWorld } from "../../pipeline/world/compile-world.js";
 import type { CheckContext } from "../../pipeline/world/types.js";
+import { EpisodeConnection } from "../../pipeline/world/connection.js";
 import type { KnowledgeDocument } from "../../pipeline/world/documents-tool.js";
 import { replay, type ReplayMismatch } from "../../pipeline/world/replay.js";
 import { stateTables } from "../../pipeline/world/schema-sql.js";
@@ -78,6 +79,9 @@ function describeMismatch(m: ReplayMismatch): string {
   return `${where}: recorded ${show(m.recorded)}, replayed ${show(m.replayed)}`;
 }
 
+/** What the audit compares of a mutant the validation report records (its description and reason are not needed). */
+export type RecordedMutant = Pick<z.infer<typeof MutantResult>, "operator" | "target_check" | "killed" | "failed_checks">;
+
 /** The task's initial state, and the check context over it that every replay of the task shares. */
 interface TaskState {
   initial: InitialState;
@@ -99,7 +103,7 @@ function auditMutant(
   task: Task,
   state: TaskState,
   stored: { file: string; trace: Trace },
-  claim: z.infer<typeof MutantResult> | undefined,
+  claim: RecordedMutant | undefined,
 ): MutantAudit {
   const { mismatches, results } = rerun(domain, task, state, stored.trace);
   const failed = results.filter((r) => !r.passed).map((r) => r.check);
@@ -129,7 +133,7 @@ export function auditTask(
   task: Task,
   golden: Trace | undefined,
   violations: ReadonlyArray<{ file: string; trace: Trace }>,
-  recorded: ReadonlyArray<z.infer<typeof MutantResult>>,
+  recorded: ReadonlyArray<RecordedMutant>,
 ): TaskAudit {
   const initial = applyOverlay(domain.base, domain.compiled.world, task.initial_state, `tasks/${task.id}.json`);
   // One check context for the golden and every violation trace of the task: it reads s0 only (rows
@@ -140,6 +144,8 @@ export function auditTask(
     return auditWithState(domain, task, { initial, ctx }, golden, violations, recorded);
   } finally {
     ctx.close();
+    // The replays' pooled connections on this task's state are of no further use (the next task has its own state).
+    EpisodeConnection.drain(initial.buffer);
   }
 }
 
@@ -149,7 +155,7 @@ function auditWithState(
   state: TaskState,
   golden: Trace | undefined,
   violations: ReadonlyArray<{ file: string; trace: Trace }>,
-  recorded: ReadonlyArray<z.infer<typeof MutantResult>>,
+  recorded: ReadonlyArray<RecordedMutant>,
 ): TaskAudit {
   const checksTotal = task.checks.goal.length + task.checks.process.length + task.checks.protection.length;
   let goldenAudit: GoldenAudit;
