@@ -9,15 +9,13 @@
 // Run: `nice -n 5 node --import tsx bench/scale-evaluate.ts` (`--write` rewrites this section of
 // BENCHMARKS.md, `--json` prints the figures, `--sizes 1000,10000` the episode counts). `--smoke`:
 // 12 and 36 episodes on the smoke-size domain; not judged.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import Table from "cli-table3";
 import { z } from "zod";
 import { writeBenchmarksSection } from "./benchmarks-section.js";
 import { SMOKE, reportMissed } from "./lib/smoke.js";
-import { buildScaleDomain } from "./lib/scale-domain.js";
-import { releaseDomainOptions, replicatedRelease, requireFreeSpace } from "./lib/replicated-release.js";
+import { acrossReleaseSizes, type ReplicatedRelease } from "./lib/replicated-release.js";
 import { sizesArg } from "./lib/sizes-arg.js";
 import { RSS_METHOD, load, machine, mib, secs, timedNode } from "./lib/timed-child.js";
 
@@ -49,50 +47,36 @@ function solvedOf(summaryFile: string): { solved: number; total: number } {
   return { solved: Math.round(e0.strict_success.rate * e0.strict_success.n), total: e0.episodes };
 }
 
-function measureSize(build: ReturnType<typeof buildScaleDomain>, root: string, episodes: number): SizeFigures {
-  try {
-    const rel = replicatedRelease(build, root, episodes);
-    const out = join(root, "evaluation");
-    const run = timedNode(["bin/synth.js", "evaluate", rel.dir, "--agent", "oracle", "--conditions", "E0", "--out", out]);
-    const { solved, total } = solvedOf(join(out, "summary.json"));
-    return {
-      episodes,
-      summary: `${solved} of ${total} solved`,
-      export_wall_ms: Math.round(rel.exported.wall_ms),
-      wall_ms: Math.round(run.wall_ms),
-      episodes_per_s: Math.round((episodes / (run.wall_ms / 1000)) * 10) / 10,
-      max_rss_kib: run.max_rss_kib,
-      cpu_ms: run.cpu_ms,
-      load_average: load(),
-    };
-  } finally {
-    rmSync(root, { recursive: true, force: true });
-  }
+function measureSize(rel: ReplicatedRelease, root: string): SizeFigures {
+  const out = join(root, "evaluation");
+  const run = timedNode(["bin/synth.js", "evaluate", rel.dir, "--agent", "oracle", "--conditions", "E0", "--out", out]);
+  const { solved, total } = solvedOf(join(out, "summary.json"));
+  return {
+    episodes: rel.tasks,
+    summary: `${solved} of ${total} solved`,
+    export_wall_ms: Math.round(rel.exported.wall_ms),
+    wall_ms: Math.round(run.wall_ms),
+    episodes_per_s: Math.round((rel.tasks / (run.wall_ms / 1000)) * 10) / 10,
+    max_rss_kib: run.max_rss_kib,
+    cpu_ms: run.cpu_ms,
+    load_average: load(),
+  };
 }
 
 function measure() {
-  const sizes = sizesArg(SMOKE ? [12, 36] : [1000, 10000]);
-  const dir = mkdtempSync(join(tmpdir(), "foundry-bench-scale-evaluate-"));
-  try {
-    const free_gib = requireFreeSpace(dir, SMOKE ? 1 : 8);
-    const opts = releaseDomainOptions(SMOKE);
-    const build = buildScaleDomain(join(dir, "base"), opts);
-    const bySize = sizes.map((n) => measureSize(build, join(dir, `n${n}`), n));
-    const [small, big] = [bySize[0] as SizeFigures, bySize.at(-1) as SizeFigures];
-    const ratio = (a: number | null, b: number | null) => (a === null || b === null ? null : Math.round((a / b) * 100) / 100);
-    return {
-      command: "nice -n 5 node --import tsx bench/scale-evaluate.ts --write",
-      ...machine(),
-      rss_method: RSS_METHOD,
-      free_gib,
-      domain: { ...opts, build_wall_ms: Math.round(build.run.wall_ms), released: build.released },
-      sizes: bySize,
-      ratios: { episodes: big.episodes / small.episodes, wall: ratio(big.wall_ms, small.wall_ms), rss: ratio(big.max_rss_kib, small.max_rss_kib) },
-      all_solved: bySize.every((s) => s.summary === `${s.episodes} of ${s.episodes} solved`),
-    };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const { opts, build, free_gib, bySize } = acrossReleaseSizes("scale-evaluate", sizesArg(SMOKE ? [12, 36] : [1000, 10000]), SMOKE, measureSize);
+  const [small, big] = [bySize[0] as SizeFigures, bySize.at(-1) as SizeFigures];
+  const ratio = (a: number | null, b: number | null) => (a === null || b === null ? null : Math.round((a / b) * 100) / 100);
+  return {
+    command: "nice -n 5 node --import tsx bench/scale-evaluate.ts --write",
+    ...machine(),
+    rss_method: RSS_METHOD,
+    free_gib,
+    domain: { ...opts, build_wall_ms: Math.round(build.run.wall_ms), released: build.released },
+    sizes: bySize,
+    ratios: { episodes: big.episodes / small.episodes, wall: ratio(big.wall_ms, small.wall_ms), rss: ratio(big.max_rss_kib, small.max_rss_kib) },
+    all_solved: bySize.every((s) => s.summary === `${s.episodes} of ${s.episodes} solved`),
+  };
 }
 
 type Figures = ReturnType<typeof measure>;

@@ -12,14 +12,10 @@
 // Run: `nice -n 5 node --import tsx bench/scale-release.ts` (`--write` rewrites this section of
 // BENCHMARKS.md, `--json` prints the figures, `--sizes 1000,10000` the release sizes). `--smoke`:
 // the smoke-size domain grown to 10 and 30 tasks; targets not judged.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import Table from "cli-table3";
 import { writeBenchmarksSection } from "./benchmarks-section.js";
 import { SMOKE, reportMissed } from "./lib/smoke.js";
-import { buildScaleDomain } from "./lib/scale-domain.js";
-import { releaseDomainOptions, replicatedRelease, requireFreeSpace } from "./lib/replicated-release.js";
+import { acrossReleaseSizes, type ReplicatedRelease } from "./lib/replicated-release.js";
 import { sizesArg } from "./lib/sizes-arg.js";
 import { RSS_METHOD, load, machine, mib, secs, timedNode, toLimit, type TimedRun } from "./lib/timed-child.js";
 
@@ -40,60 +36,45 @@ interface SizeFigures {
 
 const figuresOf = (r: TimedRun) => ({ wall_ms: Math.round(r.wall_ms), max_rss_kib: r.max_rss_kib, cpu_ms: r.cpu_ms });
 
-function measureSize(build: ReturnType<typeof buildScaleDomain>, root: string, tasks: number): SizeFigures {
-  try {
-    const rel = replicatedRelease(build, root, tasks);
-    const audit = timedNode(["bin/synth.js", "audit", rel.dir], { allowFailure: true });
-    const m = VERDICT.exec(audit.stdout);
-    if (!m) throw new Error(`synth audit exited ${audit.status} without its verdict line: ${audit.stderr.slice(-1000)}`);
-    return {
-      tasks,
-      built: rel.built,
-      export: figuresOf(rel.exported),
-      audit: { ...figuresOf(audit), ok: audit.status === 0 && m[1] === "ok", golden_passed: Number(m[2]), mutants_killed: Number(m[4]), mutants_total: Number(m[5]), verdict: m[0] },
-      load_average: load(),
-    };
-  } finally {
-    // The release is read-only once published: rmSync with force removes it all the same (root runs here; elsewhere the folders are the caller's own).
-    rmSync(root, { recursive: true, force: true });
-  }
+function measureSize(rel: ReplicatedRelease): SizeFigures {
+  const audit = timedNode(["bin/synth.js", "audit", rel.dir], { allowFailure: true });
+  const m = VERDICT.exec(audit.stdout);
+  if (!m) throw new Error(`synth audit exited ${audit.status} without its verdict line: ${audit.stderr.slice(-1000)}`);
+  return {
+    tasks: rel.tasks,
+    built: rel.built,
+    export: figuresOf(rel.exported),
+    audit: { ...figuresOf(audit), ok: audit.status === 0 && m[1] === "ok", golden_passed: Number(m[2]), mutants_killed: Number(m[4]), mutants_total: Number(m[5]), verdict: m[0] },
+    load_average: load(),
+  };
 }
 
 function measure() {
-  const sizes = sizesArg(SMOKE ? [10, 30] : [1000, 10000]);
-  const dir = mkdtempSync(join(tmpdir(), "foundry-bench-scale-release-"));
-  try {
-    const free_gib = requireFreeSpace(dir, SMOKE ? 1 : 8);
-    const opts = releaseDomainOptions(SMOKE);
-    const build = buildScaleDomain(join(dir, "base"), opts);
-    const bySize = sizes.map((n) => measureSize(build, join(dir, `n${n}`), n));
-    const big = bySize.at(-1) as SizeFigures;
-    const small = bySize[0] as SizeFigures;
-    const ratio = (a: number | null, b: number | null) => (a === null || b === null ? null : Math.round((a / b) * 100) / 100);
-    return {
-      command: "nice -n 5 node --import tsx bench/scale-release.ts --write",
-      ...machine(),
-      rss_method: RSS_METHOD,
-      free_gib,
-      domain: { ...opts, catalog_capabilities: opts.operations - opts.lines * 6, build_wall_ms: Math.round(build.run.wall_ms), released: build.released },
-      sizes: bySize,
-      ratios: {
-        tasks: big.tasks / small.tasks,
-        export_wall: ratio(big.export.wall_ms, small.export.wall_ms),
-        export_rss: ratio(big.export.max_rss_kib, small.export.max_rss_kib),
-        audit_wall: ratio(big.audit.wall_ms, small.audit.wall_ms),
-        audit_rss: ratio(big.audit.max_rss_kib, small.audit.max_rss_kib),
-      },
-      targets: TARGETS,
-      met: {
-        audit_wall: big.audit.wall_ms < TARGETS.audit_ms_max,
-        audit_rss: big.audit.max_rss_kib !== null && big.audit.max_rss_kib < TARGETS.audit_rss_kib_max,
-        audit_ok: bySize.every((s) => s.audit.ok),
-      },
-    };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const { opts, build, free_gib, bySize } = acrossReleaseSizes("scale-release", sizesArg(SMOKE ? [10, 30] : [1000, 10000]), SMOKE, measureSize);
+  const big = bySize.at(-1) as SizeFigures;
+  const small = bySize[0] as SizeFigures;
+  const ratio = (a: number | null, b: number | null) => (a === null || b === null ? null : Math.round((a / b) * 100) / 100);
+  return {
+    command: "nice -n 5 node --import tsx bench/scale-release.ts --write",
+    ...machine(),
+    rss_method: RSS_METHOD,
+    free_gib,
+    domain: { ...opts, catalog_capabilities: opts.operations - opts.lines * 6, build_wall_ms: Math.round(build.run.wall_ms), released: build.released },
+    sizes: bySize,
+    ratios: {
+      tasks: big.tasks / small.tasks,
+      export_wall: ratio(big.export.wall_ms, small.export.wall_ms),
+      export_rss: ratio(big.export.max_rss_kib, small.export.max_rss_kib),
+      audit_wall: ratio(big.audit.wall_ms, small.audit.wall_ms),
+      audit_rss: ratio(big.audit.max_rss_kib, small.audit.max_rss_kib),
+    },
+    targets: TARGETS,
+    met: {
+      audit_wall: big.audit.wall_ms < TARGETS.audit_ms_max,
+      audit_rss: big.audit.max_rss_kib !== null && big.audit.max_rss_kib < TARGETS.audit_rss_kib_max,
+      audit_ok: bySize.every((s) => s.audit.ok),
+    },
+  };
 }
 
 type Figures = ReturnType<typeof measure>;
