@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, statfsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -68,12 +69,21 @@ export function acrossReleaseSizes<T>(name: string, sizes: readonly number[], sm
       try {
         return measure(replicatedRelease(build, root, n), root);
       } finally {
-        // A published release is read-only; rmSync with force removes it all the same.
-        rmSync(root, { recursive: true, force: true });
+        removeTree(root);
       }
     });
     return { opts, build, free_gib, bySize };
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    removeTree(dir);
   }
+}
+
+/**
+ * Delete a folder of a few hundred thousand files. `rm -rf` when there is one: fs.rmSync took
+ * minutes over a 10,000-task release and its generated copy, a file at a time from JavaScript.
+ * A published release is read-only; both remove it all the same.
+ */
+function removeTree(dir: string): void {
+  const r = spawnSync("rm", ["-rf", dir], { stdio: "ignore" });
+  if (r.status !== 0) rmSync(dir, { recursive: true, force: true });
 }
