@@ -193,8 +193,11 @@ function catalogOperation(l: Line, n: number): { name: string; yaml: string; lin
   return {
     name,
     line: `| \`${name}\` | ${what[0]?.toUpperCase()}${what.slice(1)}. | read |`,
-    // One line each: world.yaml is read under the documents' 256 KiB limit.
-    yaml: `  - { name: ${name}, description: "${what[0]?.toUpperCase()}${what.slice(1)}.", side: agent, access: read, params: { client_id: { type: string, description: Client. } }, result: { sql: "SELECT ${agg[metric]} FROM ${l.table} WHERE client_id = :client_id${where}" } }\n`,
+    // One line each: world.yaml is read under the documents' 256 KiB limit. The parameter is `client`,
+    // not `client_id`: a validation probe calls every read operation whose parameters it already
+    // knows by name (to learn the customer), and 500 reports taking `client_id` used up its
+    // 120-action budget before the procedure began, so the full-size build released no task.
+    yaml: `  - { name: ${name}, description: "${what[0]?.toUpperCase()}${what.slice(1)}.", side: agent, access: read, params: { client: { type: string, description: Client number. } }, result: { sql: "SELECT ${agg[metric]} FROM ${l.table} WHERE client_id = :client${where}" } }\n`,
   };
 }
 

@@ -138,6 +138,24 @@ export class EpisodeConnection {
     return changes;
   }
 
+  /**
+   * Close the idle pooled connections on a state. The pool forgets a state once its buffer is
+   * collected, but each connection holds a deserialized copy of the database in native memory the
+   * garbage collector does not see, so a caller that goes through thousands of states (the audit,
+   * one per task) closes them when it is done with a state instead of leaving them to finalization.
+   */
+  static drain(buffer: Buffer): void {
+    const byLimits = pool.get(buffer);
+    if (!byLimits) return;
+    pool.delete(buffer);
+    for (const idle of byLimits.values()) {
+      for (const conn of idle) {
+        conn.#view?.close();
+        conn.db.close();
+      }
+    }
+  }
+
   /** End the episode: close the copy, or roll back to s0 and return the connection to the pool. */
   close(): void {
     if (!this.db.open) return;

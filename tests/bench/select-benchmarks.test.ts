@@ -5,7 +5,7 @@ describe("npm run bench: which files are benchmarks", () => {
   it("counts only the benchmark scripts of bench/, not the helper modules they import", () => {
     // benchmarks-section.ts (the BENCHMARKS.md section writer) and ingest-corpus.ts (the corpus
     // generator) export helpers; the runner used to count the section writer as a benchmark that "met" its target.
-    expect(benchmarkScripts()).toEqual(["build.ts", "checks-throughput.ts", "draft-world.ts", "evaluator-latency.ts", "evaluator.ts", "ingest.ts", "llm-queue.ts", "queue-throughput.ts", "release-replay.ts", "startup.ts", "world-replay.ts"]);
+    expect(benchmarkScripts()).toEqual(["build.ts", "checks-throughput.ts", "draft-world.ts", "evaluator-latency.ts", "evaluator.ts", "ingest.ts", "llm-queue.ts", "queue-throughput.ts", "release-replay.ts", "scale-build.ts", "scale-discovery.ts", "scale-evaluate.ts", "scale-release.ts", "startup.ts", "world-replay.ts"]);
   });
 
   it("decides by content: a file that exports is a helper, whatever its name; the runner and non-TypeScript files are left out", () => {

@@ -37,7 +37,7 @@ function run(script: string): Promise<Ran> {
 }
 
 /** The longest smoke runs start first, one in each lane, so the lanes end close together. */
-const LONGEST = ["build.ts", "queue-throughput.ts", "evaluator.ts", "draft-world.ts", "evaluator-latency.ts"];
+const LONGEST = ["build.ts", "queue-throughput.ts", "evaluator.ts", "scale-release.ts", "scale-evaluate.ts", "draft-world.ts", "evaluator-latency.ts"];
 
 async function runAll(names: readonly string[], parallel: number): Promise<Ran[]> {
   const rank = (s: string) => (LONGEST.includes(s) ? LONGEST.indexOf(s) : LONGEST.length);

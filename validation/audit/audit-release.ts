@@ -2,9 +2,10 @@ import { basename, resolve } from "node:path";
 import { compileWorld } from "../../pipeline/world/compile-world.js";
 import { FoundryError } from "../../pipeline/core/errors.js";
 import type { ReleaseManifest } from "../../pipeline/schemas/index.js";
-import { auditTask, storedState, type AuditDomain, type TaskAudit } from "./audit-task.js";
-import { listDomainTasks, parseDomainFiles, readReleaseTask, releaseDomainIds, type ReleaseContents } from "./parse-release.js";
-import { goldenFile, MANIFEST_FILE, domainFiles, parseDomainPath, taskFile, STAGING_FOLDER } from "./release-layout.js";
+import { auditTask, storedState, type AuditDomain, type RecordedMutant, type TaskAudit } from "./audit-task.js";
+import { listDomainTasks, readReleaseTask, releaseDomainIds, type ReleaseContents } from "./parse-release.js";
+import { parseAuditDomain } from "./report-claims.js";
+import { goldenFile, MANIFEST_FILE, domainFiles, isValidationReport, parseDomainPath, taskFile, STAGING_FOLDER } from "./release-layout.js";
 import { checkDerivedFiles } from "./derived-files.js";
 import { verifyIntegrity, type FileFailure } from "./verify-integrity.js";
 import { checkEnvConfig, strayEnvConfigs } from "./env-config-check.js";
@@ -43,7 +44,7 @@ interface DomainCounts {
  * parsed, replayed and judged, then let go; only the per-task verdicts stay in memory.
  */
 function auditDomain(release: ReleaseContents, id: string, problems: FileFailure[]): { counts: DomainCounts; audits: TaskAudit[] } {
-  const domain = parseDomainFiles(release, id, problems);
+  const domain = parseAuditDomain(release, id, problems);
   checkDerivedFiles(domain, release.contents, problems);
   const listing = listDomainTasks(release, id);
   const counts: DomainCounts = { id, tasks: 0, documents: domain.documents.length, checks: 0, industry: domain.card?.industry ?? null };
@@ -57,9 +58,10 @@ function auditDomain(release: ReleaseContents, id: string, problems: FileFailure
       problems.push({ file: FoundryError.is(e) && e.location.file ? e.location.file : paths.world, reason: (e as Error).message.split("\n")[0] ?? "unusable world" });
     }
   }
-  const report = domain.validation;
-  const entries = new Map((report?.tasks ?? []).map((t) => [t.task, t]));
-  const released = new Set(report?.tasks.filter((t) => t.status === "released").map((t) => t.task) ?? []);
+  // Only the claims the audit compares are read of the validation report (report-claims.ts).
+  const report = domain.validation !== null;
+  const entries = domain.validation?.mutants ?? new Map<string, RecordedMutant[]>();
+  const released = domain.validation?.released ?? new Set<string>();
   const held = new Set<string>();
   const audits: TaskAudit[] = [];
   for (const name of listing.tasks) {
@@ -80,7 +82,7 @@ function auditDomain(release: ReleaseContents, id: string, problems: FileFailure
     if (!files.golden) problems.push({ file: goldenFile(domain.id, task.id), reason: "required file is missing from the release" });
     checkEnvConfig(release.contents, ctx, task, problems);
     try {
-      audits.push(auditTask(ctx, task, files.golden ?? undefined, files.violations, entries.get(task.id)?.mutants ?? []));
+      audits.push(auditTask(ctx, task, files.golden ?? undefined, files.violations, entries.get(task.id) ?? []));
     } catch (e) {
       problems.push({ file: taskFile(domain.id, task.id), reason: `cannot be audited: ${(e as Error).message.split("\n")[0]}` });
     }
@@ -143,7 +145,8 @@ export function auditRelease(dir: string, opts: AuditOptions = {}): AuditReport 
   }
   // Per-task files (tasks, golden and violation traces) are hashed here and read again one task at a
   // time below: memory holds the domains' own files and one task, whatever the number of tasks.
-  const integrity = verifyIntegrity(dir, { keep: (path) => parseDomainPath(path) === null });
+  // The validation report is read again once, when parsed: it grows with the tasks (tens of MB at 10,000) and its bytes are not needed after.
+  const integrity = verifyIntegrity(dir, { keep: (path) => parseDomainPath(path) === null && !isValidationReport(path) });
   const { manifest } = integrity;
   const release = manifest ? { name: manifest.name, version: manifest.version, root_hash: manifest.root_hash } : null;
   if (manifest && pinned !== null && manifest.root_hash !== pinned) {

@@ -5,6 +5,8 @@ import { canonicalJson } from "../../pipeline/core/canonical-json.js";
 import { applyOverlay, type InitialState } from "../../pipeline/world/build-state.js";
 import { createCheckContext } from "../../pipeline/world/check-context.js";
 import type { CompiledWorld } from "../../pipeline/world/compile-world.js";
+import type { CheckContext } from "../../pipeline/world/types.js";
+import { EpisodeConnection } from "../../pipeline/world/connection.js";
 import type { KnowledgeDocument } from "../../pipeline/world/documents-tool.js";
 import { replay, type ReplayMismatch } from "../../pipeline/world/replay.js";
 import { stateTables } from "../../pipeline/world/schema-sql.js";
@@ -77,15 +79,19 @@ function describeMismatch(m: ReplayMismatch): string {
   return `${where}: recorded ${show(m.recorded)}, replayed ${show(m.replayed)}`;
 }
 
+/** What the audit compares of a mutant the validation report records (its description and reason are not needed). */
+export type RecordedMutant = Pick<z.infer<typeof MutantResult>, "operator" | "target_check" | "killed" | "failed_checks">;
+
+/** The task's initial state, and the check context over it that every replay of the task shares. */
+interface TaskState {
+  initial: InitialState;
+  ctx: CheckContext;
+}
+
 /** Replay a trace on a fresh copy of the task's initial state and judge the replay with the task's checks. */
-function rerun(domain: AuditDomain, task: Task, initial: InitialState, trace: Trace): { mismatches: string[]; results: CheckResult[] } {
-  const r = replay(trace, domain.compiled, initial, task, domain.documents);
-  const ctx = createCheckContext(domain.compiled.world, task, initial);
-  try {
-    return { mismatches: r.mismatches.slice(0, 5).map(describeMismatch), results: runChecks(task, r.trace, ctx) };
-  } finally {
-    ctx.close();
-  }
+function rerun(domain: AuditDomain, task: Task, state: TaskState, trace: Trace): { mismatches: string[]; results: CheckResult[] } {
+  const r = replay(trace, domain.compiled, state.initial, task, domain.documents);
+  return { mismatches: r.mismatches.slice(0, 5).map(describeMismatch), results: runChecks(task, r.trace, state.ctx) };
 }
 
 function sameSet(a: readonly string[], b: readonly string[]): boolean {
@@ -95,11 +101,11 @@ function sameSet(a: readonly string[], b: readonly string[]): boolean {
 function auditMutant(
   domain: AuditDomain,
   task: Task,
-  initial: InitialState,
+  state: TaskState,
   stored: { file: string; trace: Trace },
-  claim: z.infer<typeof MutantResult> | undefined,
+  claim: RecordedMutant | undefined,
 ): MutantAudit {
-  const { mismatches, results } = rerun(domain, task, initial, stored.trace);
+  const { mismatches, results } = rerun(domain, task, state, stored.trace);
   const failed = results.filter((r) => !r.passed).map((r) => r.check);
   const target = claim?.target_check ?? null;
   // Without a target check, "killed" can only mean the trace is not a strict success.
@@ -127,14 +133,35 @@ export function auditTask(
   task: Task,
   golden: Trace | undefined,
   violations: ReadonlyArray<{ file: string; trace: Trace }>,
-  recorded: ReadonlyArray<z.infer<typeof MutantResult>>,
+  recorded: ReadonlyArray<RecordedMutant>,
 ): TaskAudit {
   const initial = applyOverlay(domain.base, domain.compiled.world, task.initial_state, `tasks/${task.id}.json`);
+  // One check context for the golden and every violation trace of the task: it reads s0 only (rows
+  // answered as fresh copies), so sharing it changes no verdict, and a release of 10,000 tasks with
+  // ten traces each no longer opens and prepares a database copy per trace.
+  const ctx = createCheckContext(domain.compiled.world, task, initial);
+  try {
+    return auditWithState(domain, task, { initial, ctx }, golden, violations, recorded);
+  } finally {
+    ctx.close();
+    // The replays' pooled connections on this task's state are of no further use (the next task has its own state).
+    EpisodeConnection.drain(initial.buffer);
+  }
+}
+
+function auditWithState(
+  domain: AuditDomain,
+  task: Task,
+  state: TaskState,
+  golden: Trace | undefined,
+  violations: ReadonlyArray<{ file: string; trace: Trace }>,
+  recorded: ReadonlyArray<RecordedMutant>,
+): TaskAudit {
   const checksTotal = task.checks.goal.length + task.checks.process.length + task.checks.protection.length;
   let goldenAudit: GoldenAudit;
   if (!golden) goldenAudit = { passed: false, mismatches: ["no golden trace in the release"], checks_total: checksTotal, failed_checks: [] };
   else {
-    const { mismatches, results } = rerun(domain, task, initial, golden);
+    const { mismatches, results } = rerun(domain, task, state, golden);
     const failed = results.filter((r) => !r.passed).map((r) => ({ check: r.check, reason: r.reason }));
     goldenAudit = { passed: mismatches.length === 0 && failed.length === 0 && strictSuccess(results).strict, mismatches, checks_total: results.length, failed_checks: failed };
   }
@@ -145,7 +172,7 @@ export function auditTask(
     // The n-th file of an operator answers to the n-th mutant of that operator in the report.
     const at = ordinal === null ? -1 : recorded.map((m, i) => (m.operator === v.trace.label ? i : -1)).filter((i) => i >= 0)[ordinal - 1] ?? -1;
     if (at >= 0) claimed.add(at);
-    return auditMutant(domain, task, initial, v, at >= 0 ? recorded[at] : undefined);
+    return auditMutant(domain, task, state, v, at >= 0 ? recorded[at] : undefined);
   });
   return {
     domain: domain.id,

@@ -7,7 +7,7 @@ import { parseWorld } from "../../pipeline/world/load-world.js";
 import { buildBaseState } from "../../pipeline/world/build-state.js";
 import { documentKey } from "./knowledge-document.js";
 import { domainFile, domainFiles } from "./release-layout.js";
-import type { ReleaseDomain } from "./parse-release.js";
+import type { DomainOwnFiles } from "./parse-release.js";
 import type { FileFailure, ReleaseFiles } from "./verify-integrity.js";
 
 function show(v: unknown): string {
@@ -43,7 +43,7 @@ function firstDifference(a: unknown, b: unknown, path = ""): string | null {
 }
 
 /** `documents.json` must be what the release's own `docs/*.md` give (front matter fields and body text, per version). */
-function checkDocuments(domain: ReleaseDomain, contents: ReleaseFiles, problems: FileFailure[]): void {
+function checkDocuments(domain: DomainOwnFiles, contents: ReleaseFiles, problems: FileFailure[]): void {
   const file = domainFiles(domain.id).documents;
   const prefix = domainFile(domain.id, "docs/");
   const derived = new Map<string, unknown>();
@@ -73,7 +73,7 @@ function checkDocuments(domain: ReleaseDomain, contents: ReleaseFiles, problems:
 }
 
 /** `world.json` must be the world model `world.yaml` gives, and `initial-state.sqlite` the state that world and the card's seed build. */
-function checkWorld(domain: ReleaseDomain, contents: ReleaseFiles, problems: FileFailure[]): void {
+function checkWorld(domain: DomainOwnFiles, contents: ReleaseFiles, problems: FileFailure[]): void {
   const paths = domainFiles(domain.id);
   const source = contents.get(paths.worldSource);
   if (!source) {
@@ -101,7 +101,7 @@ function checkWorld(domain: ReleaseDomain, contents: ReleaseFiles, problems: Fil
 }
 
 /** Check every derived file of a domain against its source inside the release; each difference names its file. */
-export function checkDerivedFiles(domain: ReleaseDomain, contents: ReleaseFiles, problems: FileFailure[]): void {
+export function checkDerivedFiles(domain: DomainOwnFiles, contents: ReleaseFiles, problems: FileFailure[]): void {
   checkDocuments(domain, contents, problems);
   checkWorld(domain, contents, problems);
 }

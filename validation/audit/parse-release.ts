@@ -21,13 +21,16 @@ export interface ReleaseDomain {
   validation: ValidationReport | null;
 }
 
+/** A domain's own files, without its tasks and validation report (what the derived-file checks read). */
+export type DomainOwnFiles = Pick<ReleaseDomain, "id" | "card" | "world" | "state" | "documents">;
+
 /** A release read into memory: its manifest and the bytes of every listed file. */
 export interface ReleaseContents {
   manifest: ReleaseManifest;
   contents: ReleaseFiles;
 }
 
-function parseFile<T extends z.ZodType>(contents: ReleaseFiles, file: string, schema: T, problems: FileFailure[], required: boolean): z.infer<T> | null {
+export function parseFile<T extends z.ZodType>(contents: ReleaseFiles, file: string, schema: T, problems: FileFailure[], required: boolean): z.infer<T> | null {
   const bytes = contents.get(file);
   if (!bytes) {
     if (required) problems.push({ file, reason: "required file is missing from the release" });
@@ -89,23 +92,29 @@ export function listDomainTasks(release: ReleaseContents, id: string): DomainLis
   return out;
 }
 
-/** Parse a domain's own files (card, world, state, documents, validation report), without its tasks; every problem names its file. */
-export function parseDomainFiles(release: ReleaseContents, id: string, problems: FileFailure[]): ReleaseDomain {
+/**
+ * A domain's own files (card, world, state, documents) and its validation report as `readValidation`
+ * reads it; every problem names its file, in file order (the report's after the documents').
+ */
+export function parseOwnFiles<V>(release: ReleaseContents, id: string, problems: FileFailure[], readValidation: (file: string) => V): DomainOwnFiles & { validation: V } {
   const { contents } = release;
   const paths = domainFiles(id);
-  const domain: ReleaseDomain = {
+  const domain = {
     id,
     card: parseFile(contents, paths.card, DomainCard, problems, true),
     world: parseFile(contents, paths.world, WorldModel, problems, true),
     state: contents.get(paths.state) ?? null,
     documents: parseFile(contents, paths.documents, KnowledgeBaseFile, problems, true) ?? [],
-    tasks: [],
-    golden: new Map(),
-    violations: new Map(),
-    validation: parseFile(contents, paths.validation, ValidationReport, problems, true),
+    validation: readValidation(paths.validation),
   };
   if (!domain.state) problems.push({ file: paths.state, reason: "required file is missing from the release" });
   return domain;
+}
+
+/** Parse a domain's own files (card, world, state, documents, validation report), without its tasks; every problem names its file. */
+export function parseDomainFiles(release: ReleaseContents, id: string, problems: FileFailure[]): ReleaseDomain {
+  const own = parseOwnFiles(release, id, problems, (file) => parseFile(release.contents, file, ValidationReport, problems, true));
+  return { id: own.id, card: own.card, world: own.world, state: own.state, documents: own.documents, tasks: [], golden: new Map(), violations: new Map(), validation: own.validation };
 }
 
 /** Parse one task's files (task, golden trace, violation traces) as `listing` names them; every problem names its file. */

@@ -28,6 +28,9 @@ export function domainFiles(domain: string) {
   };
 }
 
+/** Whether a release path is a domain's validation report (`validation/<d>.json`). */
+export const isValidationReport = (path: string): boolean => /^validation\/[^/]+\.json$/.test(path);
+
 export const taskFile = (domain: string, task: string): string => domainFile(domain, `tasks/${task}.json`);
 export const goldenFile = (domain: string, task: string): string => domainFile(domain, `golden/${task}.json`);
 /** Folder (in `generated/<d>/` and a release's `domains/<d>/`) of the tasks' environment configurations. */
