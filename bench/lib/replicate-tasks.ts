@@ -8,7 +8,8 @@ import { BUILD_RECORD_FILE, hashGeneratedFiles } from "../../pipeline/build/buil
  * Grow a built domain to many released tasks without building them: building 10,000 real task
  * slots would take hours, so the scale benchmarks build a domain once and copy its released tasks
  * under new ids. Each copy is its source task with the task id rewritten everywhere it occurs in the
- * task's files (task, golden trace, violation traces, its validation entry and the coverage lists);
+ * task's files (task, golden trace, violation traces, environment configuration, its validation
+ * entry and the coverage lists);
  * the copies are as costly to export, audit and evaluate as their sources, but not new tasks. The
  * build record is rewritten for the files now present, so the release sees an up-to-date build.
  */
@@ -39,6 +40,8 @@ export function replicateDomain(from: string, to: string, total: number): { buil
     copiesOf.get(source.task)?.push(id);
     copyRenamed(join(to, "tasks", `${source.task}.json`), join(to, "tasks", `${id}.json`), source.task, id);
     copyRenamed(join(to, "golden", `${source.task}.json`), join(to, "golden", `${id}.json`), source.task, id);
+    const config = join(to, "env-configs", `${source.task}.json`);
+    if (existsSync(config)) copyRenamed(config, join(to, "env-configs", `${id}.json`), source.task, id);
     const violations = join(to, "violations", source.task);
     if (existsSync(violations)) {
       mkdirSync(join(to, "violations", id), { recursive: true });
