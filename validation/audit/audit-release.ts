@@ -5,7 +5,7 @@ import type { ReleaseManifest } from "../../pipeline/schemas/index.js";
 import { auditTask, storedState, type AuditDomain, type RecordedMutant, type TaskAudit } from "./audit-task.js";
 import { listDomainTasks, readReleaseTask, releaseDomainIds, type ReleaseContents } from "./parse-release.js";
 import { parseAuditDomain } from "./report-claims.js";
-import { goldenFile, MANIFEST_FILE, domainFiles, isValidationReport, parseDomainPath, taskFile, STAGING_FOLDER } from "./release-layout.js";
+import { goldenFile, MANIFEST_FILE, domainFiles, isEnvConfig, isValidationReport, parseDomainPath, taskFile, STAGING_FOLDER } from "./release-layout.js";
 import { checkDerivedFiles } from "./derived-files.js";
 import { verifyIntegrity, type FileFailure } from "./verify-integrity.js";
 import { checkEnvConfig, strayEnvConfigs } from "./env-config-check.js";
@@ -146,7 +146,7 @@ export function auditRelease(dir: string, opts: AuditOptions = {}): AuditReport 
   // Per-task files (tasks, golden and violation traces) are hashed here and read again one task at a
   // time below: memory holds the domains' own files and one task, whatever the number of tasks.
   // The validation report is read again once, when parsed: it grows with the tasks (tens of MB at 10,000) and its bytes are not needed after.
-  const integrity = verifyIntegrity(dir, { keep: (path) => parseDomainPath(path) === null && !isValidationReport(path) });
+  const integrity = verifyIntegrity(dir, { keep: (path) => parseDomainPath(path) === null && !isValidationReport(path) && !isEnvConfig(path) });
   const { manifest } = integrity;
   const release = manifest ? { name: manifest.name, version: manifest.version, root_hash: manifest.root_hash } : null;
   if (manifest && pinned !== null && manifest.root_hash !== pinned) {

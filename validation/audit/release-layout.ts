@@ -36,6 +36,8 @@ export const goldenFile = (domain: string, task: string): string => domainFile(d
 /** Folder (in `generated/<d>/` and a release's `domains/<d>/`) of the tasks' environment configurations. */
 export const ENV_CONFIGS_DIR = "env-configs";
 export const envConfigFile = (domain: string, task: string): string => domainFile(domain, `${ENV_CONFIGS_DIR}/${task}.json`);
+/** Whether a release path is a task's environment configuration (a per-task file: read when its task is audited, not kept). */
+export const isEnvConfig = (path: string): boolean => new RegExp(`^domains/[^/]+/${ENV_CONFIGS_DIR}/[^/]+\\.json$`).test(path);
 export const violationFile = (domain: string, task: string, label: string): string => domainFile(domain, `violations/${task}/${label}.json`);
 
 /**
