@@ -1,7 +1,8 @@
 import { EnvConfig, type Task } from "../../pipeline/schemas/index.js";
 import { validateAgainst } from "../../pipeline/core/schema-issues.js";
 import { applyOverlay } from "../../pipeline/world/build-state.js";
-import { hiddenLeaks } from "../../pipeline/world/env-config/hidden-values.js";
+import { hiddenLeaksOf } from "../../pipeline/world/env-config/hidden-values.js";
+import { canonicalJson, sha256 } from "../../pipeline/core/canonical-json.js";
 import type { AuditDomain } from "./audit-task.js";
 import { envConfigFile, ENV_CONFIGS_DIR, domainFile } from "./release-layout.js";
 import type { FileFailure, ReleaseFiles } from "./verify-integrity.js";
@@ -34,8 +35,8 @@ export function checkEnvConfig(contents: ReleaseFiles, ctx: AuditDomain, task: T
     problems.push({ file, reason: `is the configuration of ${r.value.domain}/${r.value.task}, not of ${ctx.id}/${task.id}` });
     return;
   }
-  const state = applyOverlay(ctx.base, ctx.compiled.world, task.initial_state);
-  for (const l of hiddenLeaks(r.value, ctx.compiled, state)) {
+  const key = `overlay:${ctx.base.hash}:${sha256(canonicalJson(task.initial_state))}`;
+  for (const l of hiddenLeaksOf(r.value, ctx.compiled, key, () => applyOverlay(ctx.base, ctx.compiled.world, task.initial_state))) {
     const reason =
       l.value === null ? `lists the hidden column ${l.table}.${l.column} (${l.where})` : l.value === l.column ? `names the hidden column ${l.table}.${l.column} (in ${l.where})` : `holds a value of the hidden column ${l.table}.${l.column} (${JSON.stringify(l.value)}, in ${l.where})`;
     problems.push({ file, reason });

@@ -44,12 +44,55 @@ function has(text: string, words: Set<string>, value: string): boolean {
  * can read anyway reveals nothing, so it is not a leak.
  */
 export function hiddenLeaks(config: EnvConfig, world: CompiledWorld, state: InitialState): HiddenLeak[] {
+  return leaksOf(config, world, secretsOf(world, state.hash, () => state));
+}
+
+/**
+ * hiddenLeaks for a state named by `key` (any string that determines the state, such as a hash of
+ * the task's overlay) and built by `state` only when its secrets are not known yet: the audit checks
+ * thousands of tasks, many sharing a state, and building a state costs a copy of the database.
+ */
+export function hiddenLeaksOf(config: EnvConfig, world: CompiledWorld, key: string, state: () => InitialState): HiddenLeak[] {
+  return leaksOf(config, world, secretsOf(world, key, state));
+}
+
+function leaksOf(config: EnvConfig, world: CompiledWorld, secret: Secrets): HiddenLeak[] {
   const leaks: HiddenLeak[] = [];
   const hiddenCols = new Map(world.world.tables.map((t) => [t.name, new Set(t.columns.filter((c) => c.hidden).map((c) => c.name))]));
   for (const t of config.initial_state) {
     const hidden = hiddenCols.get(t.table) ?? new Set<string>();
     for (const c of new Set([...t.columns, ...t.rows.flatMap((r) => Object.keys(r))])) if (hidden.has(c)) leaks.push({ table: t.table, column: c, value: null, where: `initial_state.${t.table}` });
   }
+  // Values only (not JSON keys such as `notes`), so a field name of the format is never taken for a hidden word.
+  const texts: Array<[string, string]> = [
+    ["system_prompt", config.system_prompt],
+    ["state_description", leaves(config.state_description)],
+    ["initial_state", leaves(config.initial_state)],
+    ["tools", leaves(config.tools.map((t) => ({ preconditions: t.preconditions, effects: t.effects, result: t.result })))],
+    ["row_rule", config.row_rule],
+  ];
+  for (const [where, text] of texts) {
+    const words = tokens(text);
+    for (const [value, at] of secret) if (has(text, words, value)) leaks.push({ ...at, value, where });
+  }
+  return leaks;
+}
+
+type Secrets = ReadonlyMap<string, { table: string; column: string }>;
+
+// The secrets of a state are a function of the world and the state's content, and computing them
+// reads every visible cell: tasks with the same initial state (same content hash) share them. A few
+// states per world are kept, the tasks of a domain being checked one after the other.
+const secretsCache = new WeakMap<CompiledWorld, Map<string, Secrets>>();
+const KEPT_STATES = 16;
+
+/** Hidden column names and values an agent cannot read anywhere in this state (see hiddenLeaks). */
+function secretsOf(world: CompiledWorld, key: string, stateOf: () => InitialState): Secrets {
+  const byState = secretsCache.get(world) ?? new Map<string, Secrets>();
+  secretsCache.set(world, byState);
+  const known = byState.get(key);
+  if (known) return known;
+  const state = stateOf();
   const secret = new Map<string, { table: string; column: string }>();
   const db = new Database(state.buffer, { readonly: true });
   const view = new Database(agentViewBuffer(state.buffer, world), { readonly: true });
@@ -77,17 +120,7 @@ export function hiddenLeaks(config: EnvConfig, world: CompiledWorld, state: Init
     db.close();
     view.close();
   }
-  // Values only (not JSON keys such as `notes`), so a field name of the format is never taken for a hidden word.
-  const texts: Array<[string, string]> = [
-    ["system_prompt", config.system_prompt],
-    ["state_description", leaves(config.state_description)],
-    ["initial_state", leaves(config.initial_state)],
-    ["tools", leaves(config.tools.map((t) => ({ preconditions: t.preconditions, effects: t.effects, result: t.result })))],
-    ["row_rule", config.row_rule],
-  ];
-  for (const [where, text] of texts) {
-    const words = tokens(text);
-    for (const [value, at] of secret) if (has(text, words, value)) leaks.push({ ...at, value, where });
-  }
-  return leaks;
+  if (byState.size >= KEPT_STATES) byState.delete(byState.keys().next().value as string);
+  byState.set(key, secret);
+  return secret;
 }
