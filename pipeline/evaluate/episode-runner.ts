@@ -169,6 +169,6 @@ function envLayer(p: PlannedEpisode, ctx: RunnerContext, driver: EpisodeDriver, 
   if (env === "executable") return null;
   const config = p.item.env_config;
   if (!config || !ctx.envSim) throw new FoundryError("EVALUATION_NO_ENV_CONFIG", `task ${p.item.task.id} has no environment configuration; --env ${env} needs a release that ships them`);
-  const sim = new EnvSimulator({ model: ctx.envSim.model(p.item.task.id, `${p.condition}-${p.run}`), config, episode: driver.episode, native: ctx.envSim.native });
+  const sim = new EnvSimulator({ model: ctx.envSim.model(p.item.task.id, `${p.condition}-${p.run}`), config: config(), episode: driver.episode, native: ctx.envSim.native });
   return env === "simulated" ? simulatedLayer(sim, faults as SimulatedFaults) : hybridLayer(sim, ctx.envSim.simulateOps);
 }

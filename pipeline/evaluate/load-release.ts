@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { EnvConfig, type DomainCard, type Task, type Trace, type WorldModel } from "../schemas/index.js";
+import { type EnvConfig, type DomainCard, type Task, type Trace, type WorldModel } from "../schemas/index.js";
 import { FoundryError } from "../core/errors.js";
 import { compileWorld, type CompiledWorld } from "../world/compile-world.js";
 import type { InitialState } from "../world/build-state.js";
@@ -8,9 +8,10 @@ import type { KnowledgeDocument } from "../world/documents-tool.js";
 import { resolveReleaseDir } from "../release/resolve-release-dir.js";
 import { compareVersions } from "../sop/select-rules.js";
 import { verifyIntegrity, type ReleaseFiles } from "../../validation/audit/verify-integrity.js";
-import { parseReleaseDomain, releaseDomainIds } from "../../validation/audit/parse-release.js";
+import { parseOwnFiles, readReleaseTask, listDomainTasks, releaseDomainIds } from "../../validation/audit/parse-release.js";
+import { ReleaseEnvConfigs } from "./release-env-configs.js";
 import { storedState } from "../../validation/audit/audit-task.js";
-import { domainFiles, envConfigFile, goldenFile } from "../../validation/audit/release-layout.js";
+import { domainFiles, goldenFile, isEnvConfig, isValidationReport, parseDomainPath } from "../../validation/audit/release-layout.js";
 
 /** One domain of a release, ready to run episodes on. */
 export interface EvalDomain {
@@ -28,8 +29,11 @@ export interface EvalTask {
   domain: EvalDomain;
   task: Task;
   golden: Trace;
-  /** The task's environment configuration (simulated and hybrid evaluation); null when the release ships none. */
-  env_config: EnvConfig | null;
+  /**
+   * The task's environment configuration (simulated and hybrid evaluation), read from the release
+   * when called (release-env-configs.ts: checked at load, not kept); null when the release ships none.
+   */
+  env_config: (() => EnvConfig) | null;
 }
 
 /** A release as the evaluator reads it: verified first, then parsed. */
@@ -44,19 +48,6 @@ export interface EvalRelease {
 }
 
 const NAME = /^[a-z0-9][a-z0-9_-]*$/;
-
-/** A task's environment configuration, when the release ships one (releases exported before issue 17 do not); a malformed one is a problem. */
-function readEnvConfig(contents: ReleaseFiles, domain: string, task: string, problems: Array<{ file: string; reason: string }>): EnvConfig | null {
-  const file = envConfigFile(domain, task);
-  const bytes = contents.get(file);
-  if (!bytes) return null;
-  try {
-    return EnvConfig.parse(JSON.parse(bytes.toString("utf8")));
-  } catch (e) {
-    problems.push({ file, reason: `not an environment configuration: ${(e as Error).message.split("\n")[0]}` });
-    return null;
-  }
-}
 
 /**
  * The release folder an argument names: a folder path, `NAME@X.Y.Z`, or `NAME` alone (its newest
@@ -81,26 +72,35 @@ export function findReleaseDir(arg: string, root = join("generated", "releases")
  */
 export function loadEvalRelease(arg: string, root?: string): EvalRelease {
   const dir = findReleaseDir(arg, root);
-  const integrity = verifyIntegrity(dir);
+  // Kept in memory: the domains' own files, tasks and golden traces (episodes need them). Violation
+  // traces, validation reports and environment configurations are hashed and read again when needed.
+  const integrity = verifyIntegrity(dir, { keep: (path) => !isValidationReport(path) && !isEnvConfig(path) && parseDomainPath(path)?.kind !== "violation" });
   const refuse = (failures: Array<{ file: string; reason: string }>): never => {
     const errors = failures.map((f) => new FoundryError("RELEASE_TAMPERED", `refusing to evaluate: ${f.reason}`, { file: join(dir, f.file) }));
     throw errors.length === 1 ? errors[0] : new AggregateError(errors, `refusing to evaluate ${dir}: ${errors.length} files do not match the manifest`);
   };
   if (!integrity.manifest || integrity.failures.length > 0) refuse(integrity.failures);
   const manifest = integrity.manifest!;
+  const release = { manifest, contents: integrity.contents };
   const problems: Array<{ file: string; reason: string }> = [];
   const domains: EvalDomain[] = [];
   const tasks: EvalTask[] = [];
+  const configs = new ReleaseEnvConfigs(integrity.contents);
   for (const id of releaseDomainIds(manifest)) {
-    const d = parseReleaseDomain({ manifest, contents: integrity.contents }, id, problems);
+    // The validation report is the audit's: not read.
+    const d = parseOwnFiles(release, id, problems, () => null);
     if (!d.card || !d.world || !d.state) continue;
     const compiled = compileWorld(d.world, domainFiles(id).world);
     const domain: EvalDomain = { id, card: d.card, world: d.world, compiled, base: storedState(compiled, d.state, d.card.generation.seed), documents: d.documents };
     domains.push(domain);
-    for (const task of d.tasks) {
-      const golden = d.golden.get(task.id);
+    // Violation traces are the audit's; an episode never reads them.
+    const listing = listDomainTasks(release, id);
+    listing.violations.clear();
+    for (const name of listing.tasks) {
+      const { task, golden } = readReleaseTask(release, id, name, listing, problems);
+      if (!task) continue;
       if (!golden) problems.push({ file: `${goldenFile(id, task.id)}`, reason: "required file is missing from the release" });
-      else tasks.push({ domain, task, golden, env_config: readEnvConfig(integrity.contents, id, task.id, problems) });
+      else tasks.push({ domain, task, golden, env_config: configs.check(id, task.id, problems) ? () => configs.load(id, task.id) : null });
     }
   }
   if (problems.length > 0) refuse(problems);

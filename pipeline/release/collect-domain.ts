@@ -2,10 +2,10 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { sha256, stableJson } from "../core/canonical-json.js";
 import { FoundryError } from "../core/errors.js";
-import { BuildRecord, DomainCard, EnvConfig, Sop, Task, Trace, ValidationReport, WorldModel } from "../schemas/index.js";
+import { BuildRecord, DomainCard, EnvConfigFile, EnvConfigShared, Sop, Task, Trace, ValidationReport, WorldModel } from "../schemas/index.js";
 import { KnowledgeBaseFile } from "../../validation/audit/knowledge-document.js";
 import { horizon } from "./quality-figures.js";
-import { domainFile, domainFiles, ENV_CONFIGS_DIR, envConfigFile, goldenFile, taskFile, violationFile, violationLabel, violationOrdinal } from "../../validation/audit/release-layout.js";
+import { domainFile, domainFiles, ENV_CONFIGS_DIR, ENV_SHARED_DIR, envConfigFile, envSharedFile, goldenFile, taskFile, violationFile, violationLabel, violationOrdinal } from "../../validation/audit/release-layout.js";
 import { sqliteProblem } from "../../validation/audit/sqlite-file.js";
 import { BUILD_RECORD_FILE } from "../build/build-record-file.js";
 import { readJsonArtifact, readYamlArtifact } from "./read-artifact.js";
@@ -91,6 +91,14 @@ function json(path: string, value: unknown, inspect: FileInspector): PlannedFile
 function artifactFile<T>(path: string, read: () => T, inspect: FileInspector, first: T = read()): PlannedFile {
   const bytes = (value: T) => Buffer.from(stableJson(value), "utf8");
   return remadeFile(path, bytes(first), () => bytes(read()), inspect);
+}
+
+/** The shared part of environment configurations filed under `hash`: schema-checked, and its stable JSON must have that sha256. */
+function readSharedPart(file: string, hash: string): EnvConfigShared {
+  const shared = readJsonArtifact(file, EnvConfigShared, "shared part of environment configurations");
+  const actual = sha256(stableJson(shared));
+  if (actual !== hash) throw new FoundryError("RELEASE_INPUT_INVALID", `the shared part of environment configurations filed as ${hash} has sha256 ${actual}; rebuild with synth build`, { file });
+  return shared;
 }
 
 function sortedNames(dir: string, ext: string): string[] {
@@ -184,6 +192,7 @@ export function collectDomain(id: string, generatedDir: string, sourcesDir: stri
   const tasks: TaskFacts[] = [];
   let violations = 0;
   const horizons: number[] = [];
+  const sharedParts = new Set<string>();
   for (const taskId of released) {
     const tf = join(gen, "tasks", `${taskId}.json`);
     const readTask = () => {
@@ -200,14 +209,19 @@ export function collectDomain(id: string, generatedDir: string, sourcesDir: stri
     const cf = join(gen, ENV_CONFIGS_DIR, `${taskId}.json`);
     if (!existsSync(cf)) throw new FoundryError("RELEASE_INPUT_MISSING", `the environment configuration of released task ${taskId} is missing; rebuild with synth build`, { file: cf });
     const readConfig = () => {
-      const config = readJsonArtifact(cf, EnvConfig, "environment configuration");
+      const config = readJsonArtifact(cf, EnvConfigFile, "environment configuration");
       if (config.task !== taskId || config.domain !== id) throw new FoundryError("RELEASE_INPUT_INVALID", `expected the environment configuration of ${id}/${taskId}, found ${config.domain}/${config.task}`, { file: cf });
       return config;
     };
+    const config = readConfig();
+    if (!sharedParts.has(config.shared)) {
+      sharedParts.add(config.shared);
+      files.push(artifactFile(envSharedFile(id, config.shared), () => readSharedPart(join(gen, ENV_SHARED_DIR, `${config.shared}.json`), config.shared), inspect));
+    }
     const task = readTask();
     tasks.push(taskFacts(task, entries.get(taskId)?.difficulty ?? null));
     horizons.push(horizon(readGolden()));
-    files.push(artifactFile(taskFile(id, taskId), readTask, inspect, task), artifactFile(goldenFile(id, taskId), readGolden, inspect), artifactFile(envConfigFile(id, taskId), readConfig, inspect));
+    files.push(artifactFile(taskFile(id, taskId), readTask, inspect, task), artifactFile(goldenFile(id, taskId), readGolden, inspect), artifactFile(envConfigFile(id, taskId), readConfig, inspect, config));
     const v = graphViolations(gen, id, taskId, inspect);
     const want = expectedLabels((entries.get(taskId)?.mutants ?? []).map((m) => m.operator)).sort();
     const have = v.map((f) => f.path.slice(f.path.lastIndexOf("/") + 1, -".json".length)).sort();

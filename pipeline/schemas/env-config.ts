@@ -76,9 +76,12 @@ export const StateDescription = z
 export type StateDescription = z.infer<typeof StateDescription>;
 
 /**
- * `generated/<domain>/env-configs/<task>.json` (and `domains/<d>/env-configs/<task>.json` in a
- * release): everything a language-model environment simulator needs to answer one task's tool
- * calls — never the task's checks, golden trace or reference plan, nor a hidden column's value.
+ * Everything a language-model environment simulator needs to answer one task's tool calls — never
+ * the task's checks, golden trace or reference plan, nor a hidden column's value. This is the
+ * configuration as the simulator and the environment builder use it; on disk it is stored in two
+ * parts (EnvConfigFile and EnvConfigShared, joined by env-config-parts.ts), so that what many tasks
+ * share (the system prompt, the tools, the state description: hundreds of KB in a large domain) is
+ * stored once per distinct content and not once per task.
  */
 export const EnvConfig = z
   .object({
@@ -95,3 +98,40 @@ export const EnvConfig = z
   .strict()
   .describe("Environment configuration of one task, for a language-model environment simulator.");
 export type EnvConfig = z.infer<typeof EnvConfig>;
+
+/**
+ * `generated/<domain>/env-configs/shared/<sha256>.json` (and `domains/<d>/env-configs/shared/…` in a
+ * release): the part of environment configurations that tasks share, filed under the sha256 of its
+ * stable JSON, so that tasks with the same part name the same file.
+ */
+export const EnvConfigShared = z
+  .object({
+    system_prompt: EnvConfig.shape.system_prompt,
+    tools: EnvConfig.shape.tools,
+    state_description: EnvConfig.shape.state_description,
+  })
+  .strict()
+  .describe("The shared part of environment configurations: system prompt, tools and state description, filed under the sha256 of its stable JSON.");
+export type EnvConfigShared = z.infer<typeof EnvConfigShared>;
+
+/**
+ * `generated/<domain>/env-configs/<task>.json` (and `domains/<d>/env-configs/<task>.json` in a
+ * release): one task's environment configuration as stored — its own part, and the sha256 of the
+ * shared part it completes (EnvConfigShared).
+ */
+export const EnvConfigFile = z
+  .object({
+    domain: EnvConfig.shape.domain,
+    task: EnvConfig.shape.task,
+    strategy: EnvConfig.shape.strategy,
+    as_of: EnvConfig.shape.as_of,
+    shared: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/, "a sha256 in lowercase hex")
+      .describe("sha256 of the shared part's stable JSON: the file env-configs/shared/<sha256>.json beside this one."),
+    initial_state: EnvConfig.shape.initial_state,
+    row_rule: EnvConfig.shape.row_rule,
+  })
+  .strict()
+  .describe("Environment configuration of one task as stored: the task's own part and the shared part it names.");
+export type EnvConfigFile = z.infer<typeof EnvConfigFile>;

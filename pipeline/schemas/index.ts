@@ -10,7 +10,7 @@ import { ValidationReport } from "./validation-report.js";
 import { ReleaseManifest } from "./release-manifest.js";
 import { EpisodeResult, EvaluationResult } from "./evaluation-result.js";
 import { BuildRecord } from "./build-record.js";
-import { EnvConfig } from "./env-config.js";
+import { EnvConfigFile, EnvConfigShared } from "./env-config.js";
 
 /** Every artifact the foundry reads or writes, by the name its JSON Schema file gets. */
 export const ARTIFACTS = {
@@ -26,7 +26,8 @@ export const ARTIFACTS = {
   "evaluation-result": EvaluationResult,
   "evaluation-episode": EpisodeResult,
   "build-record": BuildRecord,
-  "env-config": EnvConfig,
+  "env-config": EnvConfigFile,
+  "env-config-shared": EnvConfigShared,
 } as const satisfies Record<string, z.ZodType>;
 
 export type ArtifactName = keyof typeof ARTIFACTS;

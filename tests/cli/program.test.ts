@@ -28,7 +28,7 @@ describe("synth program", () => {
     expect(r.code).toBe(0);
     const files = readdirSync(out).sort();
     expect(files).toEqual([
-      "acceptance-check.schema.json", "build-record.schema.json", "document-front-matter.schema.json", "domain-card.schema.json", "env-config.schema.json",
+      "acceptance-check.schema.json", "build-record.schema.json", "document-front-matter.schema.json", "domain-card.schema.json", "env-config-shared.schema.json", "env-config.schema.json",
       "evaluation-episode.schema.json", "evaluation-result.schema.json", "release-manifest.schema.json", "sop.schema.json", "task.schema.json",
       "trace.schema.json", "validation-report.schema.json", "world-model.schema.json",
     ]);

@@ -31,7 +31,7 @@ describe("synth simfidelity: a simulator wrong on a known share of fields is rep
     // The calls the simulator answers, in release order, with the world's real responses.
     const real: Array<{ task: string; name: string; result: unknown; proposal_id?: string | undefined }> = [];
     for (const t of r.tasks) {
-      const answered = new Set(t.env_config!.tools.filter((x) => x.kind === "operation" || x.kind === "query" || x.kind === "wait").map((x) => x.name));
+      const answered = new Set(t.env_config!().tools.filter((x) => x.kind === "operation" || x.kind === "query" || x.kind === "wait").map((x) => x.name));
       for (const e of t.golden.events) if (e.actor === "agent" && e.kind !== "agent_message" && answered.has(e.name)) real.push({ task: t.task.id, name: e.name, result: e.result ?? null, proposal_id: e.proposal_id });
     }
     expect(real.length).toBeGreaterThanOrEqual(3);

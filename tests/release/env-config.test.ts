@@ -3,7 +3,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { exportRelease } from "../../pipeline/release/export-release.js";
 import Database from "better-sqlite3";
-import { EnvConfig, WorldModel } from "../../pipeline/schemas/index.js";
+import { EnvConfigFile, EnvConfigShared, WorldModel } from "../../pipeline/schemas/index.js";
+import { joinEnvConfig } from "../../pipeline/world/env-config/env-config-parts.js";
 import { sha256, stableJson } from "../../pipeline/core/canonical-json.js";
 import { auditRelease } from "../../validation/audit/audit-release.js";
 import { manifestRootHash } from "../../validation/audit/root-hash.js";
@@ -30,10 +31,16 @@ afterAll(cleanupTemp);
 
 type Manifest = { files: Record<string, string>; root_hash: string };
 
-/** A copy of the release with `path` edited (or removed) and every hash recomputed: only the content checks can see it. */
-function tampered(path: string, edit: ((text: string) => string) | null): string {
+const sharedOf = (hash: string) => `domains/${DOMAIN}/env-configs/shared/${hash}.json`;
+
+/** A copy of the release with `path` edited (or removed), `add` written, and every hash recomputed: only the content checks can see it. */
+function tampered(path: string, edit: ((text: string) => string) | null, add?: [string, string]): string {
   const copy = writableCopy(dir);
   const manifest = JSON.parse(readFileSync(join(copy, "manifest.json"), "utf8")) as Manifest;
+  if (add) {
+    writeFileSync(join(copy, add[0]), add[1]);
+    manifest.files[add[0]] = sha256(Buffer.from(add[1], "utf8"));
+  }
   if (edit === null) {
     rmSync(join(copy, path));
     delete manifest.files[path];
@@ -50,9 +57,14 @@ function tampered(path: string, edit: ((text: string) => string) | null): string
 describe("environment configurations in a release", () => {
   it("ship one schema-checked configuration per released task, hashed in the manifest, with the session's tools and no hidden column", () => {
     const manifest = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")) as Manifest;
-    expect(Object.keys(manifest.files).filter((f) => f.includes("/env-configs/"))).toEqual([CONFIG, `domains/${DOMAIN}/env-configs/release-payment.json`]);
-    const config = EnvConfig.parse(JSON.parse(readFileSync(join(dir, CONFIG), "utf8")));
+    const file = EnvConfigFile.parse(JSON.parse(readFileSync(join(dir, CONFIG), "utf8")));
+    // Both tasks share one shared part (same world, same business date), stored once under its sha256.
+    expect(Object.keys(manifest.files).filter((f) => f.includes("/env-configs/")).sort()).toEqual([CONFIG, `domains/${DOMAIN}/env-configs/release-payment.json`, sharedOf(file.shared)]);
     expect(manifest.files[CONFIG]).toBe(sha256(readFileSync(join(dir, CONFIG))));
+    expect(manifest.files[sharedOf(file.shared)]).toBe(file.shared);
+    const config = joinEnvConfig(file, EnvConfigShared.parse(JSON.parse(readFileSync(join(dir, sharedOf(file.shared)), "utf8"))));
+    // The evaluator reads the same configuration, joined.
+    expect(loadEvalRelease(dir).tasks.find((t) => t.task.id === "move-funds")!.env_config!()).toEqual(config);
     // The evaluator's session offers the tools of the release's world.json (stable JSON, keys sorted).
     const world = compileWorld(WorldModel.parse(JSON.parse(readFileSync(join(fx.generatedDir, DOMAIN, "world.json"), "utf8"))));
     expect(config.tools.map(({ name, description, parameters }) => ({ name, description, parameters }))).toEqual([...agentToolSpecs(world, "direct"), ...CONVERSATION_TOOLS]);
@@ -77,7 +89,7 @@ describe("environment configurations in a release", () => {
 
   it("the audit refuses a configuration that lists a hidden column", () => {
     const copy = tampered(CONFIG, (t) => {
-      const c = JSON.parse(t) as EnvConfig;
+      const c = JSON.parse(t) as EnvConfigFile;
       const accounts = c.initial_state.find((x) => x.table === "accounts")!;
       accounts.columns.push("risk_score");
       accounts.rows = accounts.rows.map((r) => ({ ...r, risk_score: 3 }));
@@ -88,15 +100,29 @@ describe("environment configurations in a release", () => {
     expect(report.problems).toContainEqual({ file: CONFIG, reason: "lists the hidden column accounts.risk_score (initial_state.accounts)" });
   }, 120_000);
 
-  it("the audit refuses a configuration whose state description names a hidden column", () => {
-    const copy = tampered(CONFIG, (t) => {
-      const c = JSON.parse(t) as EnvConfig;
-      c.state_description.notes += " Accounts also carry a risk_score the desk never shows.";
-      return stableJson(c);
-    });
+  it("the audit refuses a configuration whose shared part names a hidden column, naming the shared file", () => {
+    const file = EnvConfigFile.parse(JSON.parse(readFileSync(join(dir, CONFIG), "utf8")));
+    const shared = EnvConfigShared.parse(JSON.parse(readFileSync(join(dir, sharedOf(file.shared)), "utf8")));
+    shared.state_description.notes += " Accounts also carry a risk_score the desk never shows.";
+    const text = stableJson(shared);
+    const hash = sha256(Buffer.from(text, "utf8"));
+    // The edited part is filed under its own hash and the task's file names it: only the leak check can see it.
+    const copy = tampered(CONFIG, (t) => stableJson({ ...(JSON.parse(t) as object), shared: hash }), [sharedOf(hash), text]);
     const report = auditRelease(copy);
     expect(report.ok).toBe(false);
-    expect(report.problems).toContainEqual({ file: CONFIG, reason: "names the hidden column accounts.risk_score (in state_description)" });
+    expect(report.problems).toContainEqual({ file: sharedOf(hash), reason: `names the hidden column accounts.risk_score (in state_description), as completed by ${CONFIG}` });
+  }, 120_000);
+
+  it("the audit refuses a shared part not filed under its sha256, and one no task names", () => {
+    const file = EnvConfigFile.parse(JSON.parse(readFileSync(join(dir, CONFIG), "utf8")));
+    const wrong = "0".repeat(64);
+    const copy = tampered(CONFIG, (t) => stableJson({ ...(JSON.parse(t) as object), shared: wrong }), [sharedOf(wrong), readFileSync(join(dir, sharedOf(file.shared)), "utf8")]);
+    const report = auditRelease(copy);
+    expect(report.ok).toBe(false);
+    expect(report.problems).toContainEqual({ file: sharedOf(wrong), reason: `is filed under ${wrong} but its sha256 is ${file.shared}` });
+    // release-payment still names the original part; a part nobody names is stray.
+    const stray = tampered(`domains/${DOMAIN}/env-configs/release-payment.json`, null, [sharedOf("1".repeat(64)), "{}\n"]);
+    expect(auditRelease(stray).problems).toContainEqual({ file: sharedOf("1".repeat(64)), reason: "shared part of environment configurations that no task of the release names" });
   }, 120_000);
 
   it("a hidden value no agent can see, written into the system prompt, is found and refused", () => {

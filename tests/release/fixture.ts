@@ -24,6 +24,7 @@ import { loadValidDomain } from "../../pipeline/build/load-context.js";
 import { sourcesHash } from "../../pipeline/build/sources-hash.js";
 import { buildFingerprint } from "../../pipeline/build/stage-code.js";
 import { renderEnvConfig } from "../../pipeline/world/env-config/render-env-config.js";
+import { splitEnvConfig } from "../../pipeline/world/env-config/env-config-parts.js";
 import { compileWorld } from "../../pipeline/world/compile-world.js";
 
 /**
@@ -139,7 +140,9 @@ export function buildReleaseFixture(root: string, variant: Variant = "a", mutant
       continue;
     }
     // Each released task's environment configuration, as the collect stage renders it.
-    write(join(gen, "env-configs", `${id}.json`), stableJson(renderEnvConfig({ world: compileWorld(JSON.parse(stableJson(world)) as typeof world), state: applyOverlay(base, world, task.initial_state), task, sop, domainTitle: card.title })));
+    const parts = splitEnvConfig(renderEnvConfig({ world: compileWorld(JSON.parse(stableJson(world)) as typeof world), state: applyOverlay(base, world, task.initial_state), task, sop, domainTitle: card.title }));
+    write(join(gen, "env-configs", `${id}.json`), stableJson(parts.file));
+    write(join(gen, "env-configs", "shared", `${parts.sharedHash}.json`), parts.sharedBytes);
     const seen = new Map<string, number>();
     const stored = (operator: string, trace: Trace) => {
       const n = (seen.get(operator) ?? 0) + 1;

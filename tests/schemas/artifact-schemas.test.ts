@@ -37,8 +37,8 @@ const BAD: Array<{ name: ArtifactName; why: string; mutate: (d: any) => void; zo
   { name: "validation-report", why: "kill rate above 1", mutate: (d) => (d.summary.kill_rate = 1.5), zodPath: "summary.kill_rate", message: /<=1/, ajv: "/summary/kill_rate maximum" },
   { name: "release-manifest", why: "hash not sha256", mutate: (d) => (d.files["README.md"] = "abc"), zodPath: "files.README.md", message: /sha256/, ajv: "/files/README.md pattern" },
   { name: "release-manifest", why: "version not semver", mutate: (d) => (d.version = "1.0"), zodPath: "version", message: /X\.Y\.Z/, ajv: "/version pattern" },
-  { name: "env-config", why: "tool kind", mutate: (d) => (d.tools[0].kind = "magic"), zodPath: "tools[0].kind", message: /Invalid option/, ajv: "/tools/0/kind enum" },
-  { name: "env-config", why: "rows shape without fields", mutate: (d) => (d.tools[0].result.fields = []), zodPath: "tools[0].result.fields", message: /at least 1|>=1/, ajv: "/tools/0/result anyOf" },
+  { name: "env-config-shared", why: "tool kind", mutate: (d) => (d.tools[0].kind = "magic"), zodPath: "tools[0].kind", message: /Invalid option/, ajv: "/tools/0/kind enum" },
+  { name: "env-config-shared", why: "rows shape without fields", mutate: (d) => (d.tools[0].result.fields = []), zodPath: "tools[0].result.fields", message: /at least 1|>=1/, ajv: "/tools/0/result anyOf" },
   { name: "env-config", why: "negative omitted count", mutate: (d) => (d.initial_state[0].omitted = -1), zodPath: "initial_state[0].omitted", message: />=0/, ajv: "/initial_state/0/omitted minimum" },
   { name: "evaluation-episode", why: "condition", mutate: (d) => (d.condition = "E9"), zodPath: "condition", message: /Invalid option/, ajv: "/condition enum" },
   { name: "evaluation-result", why: "rate above 1", mutate: (d) => (d.overall.strict_success.rate = 1.5), zodPath: "overall.strict_success.rate", message: /<=1/, ajv: "/overall/strict_success/rate maximum" },
@@ -47,7 +47,7 @@ const BAD: Array<{ name: ArtifactName; why: string; mutate: (d: any) => void; zo
 describe("artifact schemas", () => {
   it("cover exactly the artifacts the foundry exchanges", () => {
     expect(ARTIFACT_NAMES).toEqual([
-      "acceptance-check", "build-record", "document-front-matter", "domain-card", "env-config", "evaluation-episode", "evaluation-result", "release-manifest",
+      "acceptance-check", "build-record", "document-front-matter", "domain-card", "env-config", "env-config-shared", "evaluation-episode", "evaluation-result", "release-manifest",
       "sop", "task", "trace", "validation-report", "world-model",
     ]);
   });

@@ -8,7 +8,7 @@ import { parseAuditDomain } from "./report-claims.js";
 import { goldenFile, MANIFEST_FILE, domainFiles, isEnvConfig, isValidationReport, parseDomainPath, taskFile, STAGING_FOLDER } from "./release-layout.js";
 import { checkDerivedFiles } from "./derived-files.js";
 import { verifyIntegrity, type FileFailure } from "./verify-integrity.js";
-import { checkEnvConfig, strayEnvConfigs } from "./env-config-check.js";
+import { checkEnvConfig, SharedParts, strayEnvConfigs } from "./env-config-check.js";
 
 /** Everything `synth audit` reports. */
 export interface AuditReport {
@@ -63,6 +63,7 @@ function auditDomain(release: ReleaseContents, id: string, problems: FileFailure
   const entries = domain.validation?.mutants ?? new Map<string, RecordedMutant[]>();
   const released = domain.validation?.released ?? new Set<string>();
   const held = new Set<string>();
+  const shared = new SharedParts(release.contents, id);
   const audits: TaskAudit[] = [];
   for (const name of listing.tasks) {
     let files;
@@ -80,7 +81,7 @@ function auditDomain(release: ReleaseContents, id: string, problems: FileFailure
     if (!ctx) continue;
     if (report && !released.has(task.id)) problems.push({ file: taskFile(domain.id, task.id), reason: "the validation report does not release this task" });
     if (!files.golden) problems.push({ file: goldenFile(domain.id, task.id), reason: "required file is missing from the release" });
-    checkEnvConfig(release.contents, ctx, task, problems);
+    checkEnvConfig(release.contents, ctx, shared, task, problems);
     try {
       audits.push(auditTask(ctx, task, files.golden ?? undefined, files.violations, entries.get(task.id) ?? []));
     } catch (e) {
@@ -91,7 +92,7 @@ function auditDomain(release: ReleaseContents, id: string, problems: FileFailure
     for (const name of [...released].sort()) {
       if (!held.has(name)) problems.push({ file: taskFile(domain.id, name), reason: "the validation report releases this task but the release does not hold it" });
     }
-    problems.push(...strayEnvConfigs(release.contents, domain.id, held));
+    problems.push(...strayEnvConfigs(release.contents, domain.id, held, shared));
     for (const name of listing.violations.keys()) {
       if (!held.has(name)) problems.push({ file: `domains/${domain.id}/violations/${name}`, reason: "violation traces of a task the release does not hold" });
     }

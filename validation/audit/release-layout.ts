@@ -36,8 +36,11 @@ export const goldenFile = (domain: string, task: string): string => domainFile(d
 /** Folder (in `generated/<d>/` and a release's `domains/<d>/`) of the tasks' environment configurations. */
 export const ENV_CONFIGS_DIR = "env-configs";
 export const envConfigFile = (domain: string, task: string): string => domainFile(domain, `${ENV_CONFIGS_DIR}/${task}.json`);
-/** Whether a release path is a task's environment configuration (a per-task file: read when its task is audited, not kept). */
-export const isEnvConfig = (path: string): boolean => new RegExp(`^domains/[^/]+/${ENV_CONFIGS_DIR}/[^/]+\\.json$`).test(path);
+/** Folder (under ENV_CONFIGS_DIR) of the configurations' shared parts, each filed under its sha256. */
+export const ENV_SHARED_DIR = `${ENV_CONFIGS_DIR}/shared`;
+export const envSharedFile = (domain: string, hash: string): string => domainFile(domain, `${ENV_SHARED_DIR}/${hash}.json`);
+/** Whether a release path is an environment configuration or a shared part of configurations (read when a task needs it, not kept). */
+export const isEnvConfig = (path: string): boolean => new RegExp(`^domains/[^/]+/${ENV_CONFIGS_DIR}/(?:shared/)?[^/]+\\.json$`).test(path);
 export const violationFile = (domain: string, task: string, label: string): string => domainFile(domain, `violations/${task}/${label}.json`);
 
 /**

@@ -53,7 +53,7 @@ export async function simFidelity(opts: SimFidelityOptions): Promise<{ report: S
     for (const t of tasks) {
       const model = runtime.chatModel({ role: "env-sim", stage: "simfidelity", item: t.task.id });
       if (!model) throw new FoundryError("LLM_NOT_CONFIGURED", "no model for the env-sim role", { path: "--simulator" }, opts.simulator);
-      const sim = new EnvSimulator({ model, config: t.env_config!, native: opts.config.structured_output === "native" });
+      const sim = new EnvSimulator({ model, config: t.env_config!(), native: opts.config.structured_output === "native" });
       let position = 0;
       const events = t.golden.events;
       for (let i = 0; i < events.length; i++) {

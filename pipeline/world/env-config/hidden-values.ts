@@ -1,5 +1,5 @@
 import Database from "better-sqlite3";
-import type { EnvConfig } from "../../schemas/env-config.js";
+import type { EnvConfig, EnvConfigFile, EnvConfigShared } from "../../schemas/env-config.js";
 import type { CompiledWorld } from "../compile-world.js";
 import type { InitialState } from "../build-state.js";
 import { agentViewBuffer } from "../agent-view.js";
@@ -44,33 +44,57 @@ function has(text: string, words: Set<string>, value: string): boolean {
  * can read anyway reveals nothing, so it is not a leak.
  */
 export function hiddenLeaks(config: EnvConfig, world: CompiledWorld, state: InitialState): HiddenLeak[] {
-  return leaksOf(config, world, secretsOf(world, state.hash, () => state));
+  const secret = secretsOf(world, state.hash, () => state);
+  return [...structuralLeaks(config.initial_state, world), ...textLeaks(ownTexts(config), secret), ...textLeaks(sharedTexts(config), secret)];
 }
 
 /**
- * hiddenLeaks for a state named by `key` (any string that determines the state, such as a hash of
- * the task's overlay) and built by `state` only when its secrets are not known yet: the audit checks
- * thousands of tasks, many sharing a state, and building a state costs a copy of the database.
+ * hiddenLeaks of a stored configuration (its task's file and the shared part it names, `sharedHash`),
+ * for a state named by `key` (any string that determines the state, such as a hash of the task's
+ * overlay) and built by `state` only when its secrets are not known yet: the audit checks thousands
+ * of tasks, many sharing a state and most sharing the shared part, so the shared part's text is
+ * searched once per (state's secrets, shared part) and a state is built once per key.
  */
-export function hiddenLeaksOf(config: EnvConfig, world: CompiledWorld, key: string, state: () => InitialState): HiddenLeak[] {
-  return leaksOf(config, world, secretsOf(world, key, state));
+export function storedConfigLeaks(file: EnvConfigFile, shared: EnvConfigShared, sharedHash: string, world: CompiledWorld, key: string, state: () => InitialState): HiddenLeak[] {
+  const secret = secretsOf(world, key, state);
+  const known = sharedLeaks.get(secret) ?? new Map<string, HiddenLeak[]>();
+  sharedLeaks.set(secret, known);
+  let inShared = known.get(sharedHash);
+  if (!inShared) {
+    inShared = textLeaks(sharedTexts(shared), secret);
+    known.set(sharedHash, inShared);
+  }
+  return [...structuralLeaks(file.initial_state, world), ...textLeaks(ownTexts(file), secret), ...inShared];
 }
 
-function leaksOf(config: EnvConfig, world: CompiledWorld, secret: Secrets): HiddenLeak[] {
+/** Leaks found in a shared part, per secrets and shared part's sha256. */
+const sharedLeaks = new WeakMap<Secrets, Map<string, HiddenLeak[]>>();
+
+/** A hidden column named among a table's columns or rows. */
+function structuralLeaks(initialState: EnvConfig["initial_state"], world: CompiledWorld): HiddenLeak[] {
   const leaks: HiddenLeak[] = [];
   const hiddenCols = new Map(world.world.tables.map((t) => [t.name, new Set(t.columns.filter((c) => c.hidden).map((c) => c.name))]));
-  for (const t of config.initial_state) {
+  for (const t of initialState) {
     const hidden = hiddenCols.get(t.table) ?? new Set<string>();
     for (const c of new Set([...t.columns, ...t.rows.flatMap((r) => Object.keys(r))])) if (hidden.has(c)) leaks.push({ table: t.table, column: c, value: null, where: `initial_state.${t.table}` });
   }
-  // Values only (not JSON keys such as `notes`), so a field name of the format is never taken for a hidden word.
-  const texts: Array<[string, string]> = [
-    ["system_prompt", config.system_prompt],
-    ["state_description", leaves(config.state_description)],
-    ["initial_state", leaves(config.initial_state)],
-    ["tools", leaves(config.tools.map((t) => ({ preconditions: t.preconditions, effects: t.effects, result: t.result })))],
-    ["row_rule", config.row_rule],
-  ];
+  return leaks;
+}
+
+// Values only (not JSON keys such as `notes`), so a field name of the format is never taken for a hidden word.
+const ownTexts = (c: Pick<EnvConfig, "initial_state" | "row_rule">): Array<[string, string]> => [
+  ["initial_state", leaves(c.initial_state)],
+  ["row_rule", c.row_rule],
+];
+const sharedTexts = (c: EnvConfigShared): Array<[string, string]> => [
+  ["system_prompt", c.system_prompt],
+  ["state_description", leaves(c.state_description)],
+  ["tools", leaves(c.tools.map((t) => ({ preconditions: t.preconditions, effects: t.effects, result: t.result })))],
+];
+
+/** Values of `secret` that occur in the texts as whole words (or as a substring, for a value holding a separator). */
+function textLeaks(texts: Array<[string, string]>, secret: Secrets): HiddenLeak[] {
+  const leaks: HiddenLeak[] = [];
   for (const [where, text] of texts) {
     const words = tokens(text);
     for (const [value, at] of secret) if (has(text, words, value)) leaks.push({ ...at, value, where });
