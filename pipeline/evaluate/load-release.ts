@@ -97,7 +97,7 @@ export function loadEvalRelease(arg: string, root?: string): EvalRelease {
     const listing = listDomainTasks(release, id);
     listing.violations.clear();
     for (const name of listing.tasks) {
-      const { task, golden } = readReleaseTask(release, id, name, listing, problems);
+      const { task, golden } = readReleaseTask(release, id, name, listing, d.documents, problems);
       if (!task) continue;
       if (!golden) problems.push({ file: `${goldenFile(id, task.id)}`, reason: "required file is missing from the release" });
       else tasks.push({ domain, task, golden, env_config: configs.check(id, task.id, problems) ? () => configs.load(id, task.id) : null });

@@ -3,7 +3,8 @@ import { join } from "node:path";
 import { sha256, stableJson } from "../core/canonical-json.js";
 import { FoundryError } from "../core/errors.js";
 import { BuildRecord, DomainCard, EnvConfigFile, EnvConfigShared, Sop, Task, Trace, ValidationReport, WorldModel } from "../schemas/index.js";
-import { KnowledgeBaseFile } from "../../validation/audit/knowledge-document.js";
+import { KnowledgeBaseFile, type KnowledgeDocumentEntry } from "../../validation/audit/knowledge-document.js";
+import { compactTrace } from "../../validation/audit/trace-documents.js";
 import { horizon } from "./quality-figures.js";
 import { domainFile, domainFiles, ENV_CONFIGS_DIR, ENV_SHARED_DIR, envConfigFile, envSharedFile, goldenFile, taskFile, violationFile, violationLabel, violationOrdinal } from "../../validation/audit/release-layout.js";
 import { sqliteProblem } from "../../validation/audit/sqlite-file.js";
@@ -109,7 +110,7 @@ function sortedNames(dir: string, ext: string): string[] {
  * Violation traces the graph left for one released task: `generated/<d>/violations/<task>/<label>.json`,
  * where the label is the trace's operator, or `<operator>-<n>` for its n-th mutant (see violationLabel).
  */
-function graphViolations(gen: string, domain: string, task: string, inspect: FileInspector): PlannedFile[] {
+function graphViolations(gen: string, domain: string, task: string, documents: readonly KnowledgeDocumentEntry[], inspect: FileInspector): PlannedFile[] {
   const dir = join(gen, "violations", task);
   return sortedNames(dir, ".json").map((name) => {
     const file = join(dir, name);
@@ -120,7 +121,7 @@ function graphViolations(gen: string, domain: string, task: string, inspect: Fil
       if (trace.role !== "violation" || trace.task !== task || violationOrdinal(label, trace.label) === null) {
         throw new FoundryError("RELEASE_INPUT_INVALID", `expected a violation trace of task ${task} for the file label ${label}, found a ${trace.role} trace of ${trace.task} labelled ${JSON.stringify(trace.label)}`, { file });
       }
-      return trace;
+      return compactTrace(trace, documents);
     };
     return artifactFile(violationFile(domain, task, label), read, inspect);
   });
@@ -220,9 +221,11 @@ export function collectDomain(id: string, generatedDir: string, sourcesDir: stri
     }
     const task = readTask();
     tasks.push(taskFacts(task, entries.get(taskId)?.difficulty ?? null));
-    horizons.push(horizon(readGolden()));
-    files.push(artifactFile(taskFile(id, taskId), readTask, inspect, task), artifactFile(goldenFile(id, taskId), readGolden, inspect), artifactFile(envConfigFile(id, taskId), readConfig, inspect, config));
-    const v = graphViolations(gen, id, taskId, inspect);
+    const golden = readGolden();
+    horizons.push(horizon(golden));
+    // Traces are stored with their read_document answers by reference (validation/audit/trace-documents.ts).
+    files.push(artifactFile(taskFile(id, taskId), readTask, inspect, task), artifactFile(goldenFile(id, taskId), () => compactTrace(readGolden(), documents), inspect, compactTrace(golden, documents)), artifactFile(envConfigFile(id, taskId), readConfig, inspect, config));
+    const v = graphViolations(gen, id, taskId, documents, inspect);
     const want = expectedLabels((entries.get(taskId)?.mutants ?? []).map((m) => m.operator)).sort();
     const have = v.map((f) => f.path.slice(f.path.lastIndexOf("/") + 1, -".json".length)).sort();
     if (want.join(",") !== have.join(",")) {

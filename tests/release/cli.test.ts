@@ -17,7 +17,7 @@ describe("synth release", () => {
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     const summary = JSON.parse(r.stdout) as { ok: boolean; dir: string; files: number; audit: { tasks: number; golden_passed: number } };
-    expect([summary.ok, summary.dir, summary.files, summary.audit.tasks, summary.audit.golden_passed]).toEqual([true, join(out, "demo", "1.2.3"), 34, 2, 2]);
+    expect([summary.ok, summary.dir, summary.files, summary.audit.tasks, summary.audit.golden_passed]).toEqual([true, join(out, "demo", "1.2.3"), 36, 2, 2]);
     expect(auditRelease(summary.dir).ok).toBe(true);
 
     const before = fingerprint(join(out, "demo"));

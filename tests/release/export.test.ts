@@ -48,6 +48,7 @@ describe("exportRelease", () => {
       `${d}/domain.json`,
       `${d}/env-configs/move-funds.json`,
       `${d}/env-configs/release-payment.json`,
+      expect.stringMatching(new RegExp(`^${d}/env-configs/shared/[0-9a-f]{64}\\.json$`)),
       `${d}/golden/move-funds.json`,
       `${d}/golden/release-payment.json`,
       `${d}/initial-state.sqlite`,
@@ -61,7 +62,7 @@ describe("exportRelease", () => {
       `${d}/world.yaml`,
       `validation/${DOMAIN}.json`,
     ]);
-    expect(Object.keys(manifest.files).filter((f) => f.startsWith("schemas/"))).toHaveLength(13);
+    expect(Object.keys(manifest.files).filter((f) => f.startsWith("schemas/"))).toHaveLength(14);
     for (const [file, hash] of Object.entries(manifest.files)) expect(sha256(readFileSync(join(dir, file))), file).toBe(hash);
     expect(manifest.root_hash).toBe(manifestRootHash(manifest.files));
     expect(manifest.counts).toEqual({ domains: 1, documents: 3, tasks: 2, checks: 8, by_domain: { [DOMAIN]: { industry: "Business & Enterprise", documents: 3, tasks: 2 } } });

@@ -68,7 +68,7 @@ function auditDomain(release: ReleaseContents, id: string, problems: FileFailure
   for (const name of listing.tasks) {
     let files;
     try {
-      files = readReleaseTask(release, id, name, listing, problems);
+      files = readReleaseTask(release, id, name, listing, domain.documents, problems);
     } catch (e) {
       problems.push({ file: FoundryError.is(e) && e.location.file ? e.location.file : taskFile(id, name), reason: (e as Error).message });
       continue;

@@ -4,6 +4,7 @@ import { DomainCard, Task, Trace, ValidationReport, WorldModel, type ReleaseMani
 import { KnowledgeBaseFile, type KnowledgeDocumentEntry } from "./knowledge-document.js";
 import { domainFiles, goldenFile, parseDomainPath, taskFile } from "./release-layout.js";
 import type { FileFailure, ReleaseFiles } from "./verify-integrity.js";
+import { expandTrace } from "./trace-documents.js";
 
 /** The artifacts of one domain of a release, parsed and schema-checked (the database stays bytes). */
 export interface ReleaseDomain {
@@ -118,12 +119,12 @@ export function parseDomainFiles(release: ReleaseContents, id: string, problems:
 }
 
 /** Parse one task's files (task, golden trace, violation traces) as `listing` names them; every problem names its file. */
-export function readReleaseTask(release: ReleaseContents, id: string, task: string, listing: DomainListing, problems: FileFailure[]): ReleaseTaskFiles {
+export function readReleaseTask(release: ReleaseContents, id: string, task: string, listing: DomainListing, documents: readonly KnowledgeDocumentEntry[], problems: FileFailure[]): ReleaseTaskFiles {
   const out: ReleaseTaskFiles = { task: null, golden: null, violations: [] };
-  if (listing.golden.has(task)) out.golden = goldenTrace(release.contents, goldenFile(id, task), task, problems);
+  if (listing.golden.has(task)) out.golden = goldenTrace(release.contents, goldenFile(id, task), task, documents, problems);
   if (listing.tasks.includes(task)) out.task = taskOf(release.contents, taskFile(id, task), id, task, problems);
   for (const file of listing.violations.get(task) ?? []) {
-    const trace = violationTrace(release.contents, file, task, problems);
+    const trace = violationTrace(release.contents, file, task, documents, problems);
     if (trace) out.violations.push({ file, trace });
   }
   return out;
@@ -139,8 +140,20 @@ function taskOf(contents: ReleaseFiles, file: string, id: string, name: string, 
   return task;
 }
 
-function goldenTrace(contents: ReleaseFiles, file: string, task: string, problems: FileFailure[]): Trace | null {
-  const trace = parseFile(contents, file, Trace, problems, true);
+/** A trace file of the release, its document references put back (trace-documents.ts); null with a problem when it cannot be. */
+function traceFile(contents: ReleaseFiles, file: string, documents: readonly KnowledgeDocumentEntry[], problems: FileFailure[]): Trace | null {
+  const stored = parseFile(contents, file, Trace, problems, true);
+  if (!stored) return null;
+  const trace = expandTrace(stored, documents);
+  if (typeof trace === "string") {
+    problems.push({ file, reason: trace });
+    return null;
+  }
+  return trace;
+}
+
+function goldenTrace(contents: ReleaseFiles, file: string, task: string, documents: readonly KnowledgeDocumentEntry[], problems: FileFailure[]): Trace | null {
+  const trace = traceFile(contents, file, documents, problems);
   if (!trace) return null;
   if (trace.task !== task || trace.role !== "golden") {
     problems.push({ file, reason: `holds a ${trace.role} trace of task ${trace.task}, not the golden trace of ${task}` });
@@ -149,8 +162,8 @@ function goldenTrace(contents: ReleaseFiles, file: string, task: string, problem
   return trace;
 }
 
-function violationTrace(contents: ReleaseFiles, file: string, task: string, problems: FileFailure[]): Trace | null {
-  const trace = parseFile(contents, file, Trace, problems, true);
+function violationTrace(contents: ReleaseFiles, file: string, task: string, documents: readonly KnowledgeDocumentEntry[], problems: FileFailure[]): Trace | null {
+  const trace = traceFile(contents, file, documents, problems);
   if (!trace) return null;
   if (trace.task !== task || trace.role !== "violation") {
     problems.push({ file, reason: `holds a ${trace.role} trace of task ${trace.task}, not a violation trace of ${task}` });
@@ -170,10 +183,10 @@ export function parseReleaseDomain(release: ReleaseContents, id: string, problem
       const task = taskOf(contents, file, id, p.task, problems);
       if (task) domain.tasks.push(task);
     } else if (p.kind === "golden") {
-      const trace = goldenTrace(contents, file, p.task, problems);
+      const trace = goldenTrace(contents, file, p.task, domain.documents, problems);
       if (trace) domain.golden.set(p.task, trace);
     } else {
-      const trace = violationTrace(contents, file, p.task, problems);
+      const trace = violationTrace(contents, file, p.task, domain.documents, problems);
       if (trace) domain.violations.set(p.task, [...(domain.violations.get(p.task) ?? []), { file, trace }]);
     }
   }
