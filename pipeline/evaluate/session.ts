@@ -26,7 +26,7 @@ export interface SessionBounds {
 export interface SessionOptions {
   driver: EpisodeDriver;
   customer: Customer;
-  /** The customer is the deterministic one (scripted agents may then act synchronously). */
+  /** The customer is the deterministic one (scripted agents' actions then go to the episode driver's `do`). */
   scripted: boolean;
   tools: "direct" | "discovery";
   bounds: SessionBounds;
@@ -195,16 +195,16 @@ export class Session implements AgentSession {
     if (!a) return null;
     this.turn();
     if (!this.#spend()) return null;
-    return this.#refused(a) ?? (this.#o.scripted ? this.#o.driver.do(a) : this.#o.driver.doWith(a, this.#o.customer));
+    return this.#refused(a) ?? (await this.#answered(a)) ?? (this.#o.scripted ? this.#o.driver.do(a) : this.#o.driver.doWith(a, this.#o.customer));
   }
 
-  /** `act` without awaiting, for agents that work synchronously (the probes); only with the deterministic customer. */
-  actSync(action: EpisodeAction): ActionStep | null {
-    if (!this.#o.scripted) throw new TypeError("actSync needs the deterministic customer");
-    const a = this.#admit(action);
-    if (!a) return null;
-    this.turn();
-    if (!this.#spend()) return null;
-    return this.#refused(a) ?? this.#o.driver.do(a);
+  /** Simulated mode: a call or wait the simulator answers, as the step it recorded; null when the runtime answers it. */
+  async #answered(action: EpisodeAction): Promise<ActionStep | null> {
+    const layer = this.#o.layer;
+    if (!layer?.answer || (action.type !== "call" && action.type !== "wait")) return null;
+    const call = action.type === "call" ? { name: action.name, args: action.args, actor: "agent" as const } : { name: "wait", args: { minutes: action.minutes }, actor: "agent" as const };
+    const before = this.#o.driver.episode.events.length;
+    const outcome = await layer.answer(call);
+    return outcome ? { action, events: this.#o.driver.episode.events.slice(before), outcome, reply: null } : null;
   }
 }

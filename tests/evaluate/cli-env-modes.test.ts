@@ -10,7 +10,7 @@ describe("synth evaluate --env: offline usage errors exit 2 naming what is wrong
     [["--agent", "noop", "--env", "virtual"], /--env expects one of executable, simulated, hybrid, got "virtual"/],
     [["--agent", "oracle", "--env-sim", "openai:gpt-4.1-mini"], /--env-sim is used only with --env simulated or hybrid, got --env executable/],
     [["--agent", "oracle", "--simulate-ops", "execute_transfer"], /--simulate-ops is used only with --env hybrid/],
-    [["--agent", "oracle", "--env", "simulated", "--env-sim", "openai:gpt-4.1-mini"], /--env simulated runs agents that read the simulator's responses \(provider:model or noop\)/],
+    [["--agent", "oracle", "--env", "hybrid", "--env-sim", "openai:gpt-4.1-mini"], /--env hybrid renders responses as text for an agent that reads them \(provider:model or noop\)/],
     [["--agent", "noop", "--env", "simulated", "--env-sim", "openai:gpt-4.1-mini", "--simulate-ops", "a"], /--simulate-ops is used only with --env hybrid \(simulated mode simulates every business call\)/],
     [["--agent", "noop", "--env", "simulated", "--env-sim", "openai:gpt-4.1-mini", "--tools", "discovery"], /--env simulated offers the environment configuration's direct tools/],
   ];

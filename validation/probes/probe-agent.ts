@@ -38,23 +38,23 @@ class Probe {
   walked = 0;
 
   constructor(
-    readonly driver: ProbePort,
     readonly view: AgentView,
     readonly style: ProbeStyle,
   ) {
     this.env = { state: this.bind.state, last: null, approved: null };
   }
 
-  do(action: EpisodeAction): ActionStep | null {
+  /** One action, handed to whoever drives the probe (ProbeWork); its step comes back (null once the episode is over). */
+  *do(action: EpisodeAction): ProbeWork<ActionStep | null> {
     if (++this.actions > MAX_ACTIONS) {
       this.gaveUp = true;
       return null;
     }
-    return this.driver.do(action);
+    return yield action;
   }
 
   /** Read-only calls whose parameters are all known, until the customer's attributes are known. */
-  discover(): void {
+  *discover(): ProbeWork {
     const done = new Set<string>();
     for (let round = 0; round < 3 && this.bind.attributes === null; round++) {
       for (const op of this.view.operations.values()) {
@@ -65,16 +65,16 @@ class Probe {
         const key = `${op.name}${JSON.stringify(args)}`;
         if (done.has(key)) continue;
         done.add(key);
-        const step = this.do({ type: "call", name: op.name, args });
+        const step = yield* this.do({ type: "call", name: op.name, args });
         if (step?.outcome?.status === "executed") this.bind.absorb(step.outcome.result, this.view);
       }
     }
   }
 
   /** Ask the customer for a parameter, naming it in the words of its description. */
-  askFor(name: string, p: Param): unknown {
+  *askFor(name: string, p: Param): ProbeWork<unknown> {
     const phrase = p.description.replace(/\.$/, "");
-    const step = this.do({ type: "ask", text: `Could you please tell me the ${phrase.charAt(0).toLowerCase()}${phrase.slice(1)}?` });
+    const step = yield* this.do({ type: "ask", text: `Could you please tell me the ${phrase.charAt(0).toLowerCase()}${phrase.slice(1)}?` });
     const v = step?.reply ? valueIn(step.reply, p) : undefined;
     if (v !== undefined) this.bind.customer.set(name, v);
     return v;
@@ -93,12 +93,12 @@ class Probe {
     return undefined;
   }
 
-  args(op: VisibleOperation): Record<string, unknown> {
+  *args(op: VisibleOperation): ProbeWork<Record<string, unknown>> {
     const out: Record<string, unknown> = {};
     for (const [name, p] of Object.entries(op.params)) {
       let v = this.bind.known(name, p);
       if (v === undefined && p.source === "customer") {
-        if (this.style.asks) v = this.askFor(name, p);
+        if (this.style.asks) v = yield* this.askFor(name, p);
         else this.bind.customer.set(name, (v = invented(p)));
       }
       if (v === undefined && p.source === "agent") v = this.fromDocuments(name, p) ?? (p.type === "string" ? AGENT_TEXT : undefined);
@@ -108,14 +108,14 @@ class Probe {
   }
 
   /** Call an operation; on a refusal, wait and retry (pending) or obtain the missing approval, unless the style gives up. */
-  call(name: string, hint = ""): void {
+  *call(name: string, hint = ""): ProbeWork {
     const op = this.view.operations.get(name);
     if (!op || op.side !== "agent") return;
-    const args = this.args(op);
+    const args = yield* this.args(op);
     let retries = 0;
     let approvalTried = false;
     for (;;) {
-      const step = this.do({ type: "call", name, args });
+      const step = yield* this.do({ type: "call", name, args });
       if (!step) return;
       const o = step.outcome;
       const error = (o?.result as { error?: { code?: string; message?: string } } | null)?.error;
@@ -131,31 +131,31 @@ class Probe {
       }
       if (RETRIABLE.test(this.env.last.reason) && retries < MAX_RETRIES) {
         retries++;
-        if (!this.do({ type: "wait", minutes: RETRY_WAIT })) return;
+        if (!(yield* this.do({ type: "wait", minutes: RETRY_WAIT }))) return;
         continue;
       }
       if (error?.code === "approval_required" && op.requires_approval && !approvalTried) {
         approvalTried = true;
-        if (this.obtainApproval(op, args)) continue;
+        if (yield* this.obtainApproval(op, args)) continue;
       }
       return;
     }
   }
 
   /** Propose the exact terms with the operation that proposes that kind, and ask the customer to approve. */
-  obtainApproval(op: VisibleOperation, args: Record<string, unknown>): boolean {
+  *obtainApproval(op: VisibleOperation, args: Record<string, unknown>): ProbeWork<boolean> {
     const kind = op.requires_approval?.kind;
     const proposer = [...this.view.operations.values()].find((o) => o.side === "agent" && o.proposes?.kind === kind);
     if (!proposer) return false;
     const terms = Object.fromEntries(Object.keys(proposer.params).filter((k) => k in args).map((k) => [k, args[k]]));
-    const step = this.do({ type: "call", name: proposer.name, args: { ...this.args(proposer), ...terms } });
+    const step = yield* this.do({ type: "call", name: proposer.name, args: { ...(yield* this.args(proposer)), ...terms } });
     if (step?.outcome?.status !== "executed") return false;
-    const approval = this.do({ type: "approve", proposal_of: proposer.name, proposal_id: null });
+    const approval = yield* this.do({ type: "approve", proposal_of: proposer.name, proposal_id: null });
     this.env.approved = approval?.outcome?.status === "executed";
     if (this.env.approved && this.corrected(approval?.reply ?? null, proposer)) {
       // The customer changed a term right after approving: the executed terms follow the correction.
       for (const k of Object.keys(args)) if (this.bind.customer.has(k)) args[k] = this.bind.customer.get(k);
-      return this.obtainApproval(op, args);
+      return yield* this.obtainApproval(op, args);
     }
     return this.env.approved;
   }
@@ -180,7 +180,7 @@ class Probe {
   }
 
   /** The customer-sourced parameter an `Ask the client for …` step is about. */
-  askStep(w: SopWorkflow, text: string): void {
+  *askStep(w: SopWorkflow, text: string): ProbeWork {
     const candidates = w.steps
       .flatMap((s) => (s.operation ? Object.entries(this.view.operations.get(s.operation)?.params ?? {}) : []))
       .filter(([n, p]) => p.source === "customer" && !this.bind.customer.has(n))
@@ -188,13 +188,13 @@ class Probe {
       .filter((c) => c.score > 0)
       .sort((a, b) => b.score - a.score);
     const best = candidates[0];
-    if (best) this.askFor(best.n, best.p);
+    if (best) yield* this.askFor(best.n, best.p);
   }
 
-  walk(w: SopWorkflow): void {
+  *walk(w: SopWorkflow): ProbeWork {
     if (this.style.steps === "final_write") {
       const last = [...w.steps].reverse().find((s) => s.operation && this.view.operations.get(s.operation)?.side === "agent" && this.view.operations.get(s.operation)?.access === "write");
-      if (last?.operation) this.call(last.operation);
+      if (last?.operation) yield* this.call(last.operation);
       return;
     }
     const at = new Map(w.steps.map((s, i) => [s.id, i]));
@@ -203,15 +203,15 @@ class Probe {
       const s = w.steps[i] as SopWorkflow["steps"][number];
       if (s.actor === "customer") {
         for (let round = 0; this.lastProposal && round < 3; round++) {
-          const r = this.do({ type: "approve", proposal_of: this.lastProposal, proposal_id: null });
+          const r = yield* this.do({ type: "approve", proposal_of: this.lastProposal, proposal_id: null });
           this.env.approved = r?.outcome?.status === "executed";
           const proposer = this.view.operations.get(this.lastProposal);
           // A correction right after the approval: propose the corrected terms and ask again.
           if (!this.env.approved || !proposer || !this.corrected(r?.reply ?? null, proposer)) break;
-          this.call(proposer.name, `${w.title} ${s.text}`);
+          yield* this.call(proposer.name, `${w.title} ${s.text}`);
         }
-      } else if (s.operation) this.call(s.operation, `${w.title} ${s.text}`);
-      else if (/^ask\b/i.test(s.text) && this.style.asks) this.askStep(w, s.text);
+      } else if (s.operation) yield* this.call(s.operation, `${w.title} ${s.text}`);
+      else if (/^ask\b/i.test(s.text) && this.style.asks) yield* this.askStep(w, s.text);
       let next = i + 1;
       decide: for (const d of w.decisions.filter((x) => x.at_step === s.id)) {
         for (const b of d.branches) {
@@ -225,9 +225,22 @@ class Probe {
   }
 }
 
-/** Where a probe's actions go: an episode driver, or the evaluator's session (null once the episode is over). */
+/**
+ * A probe's work as a generator: it yields each action and is sent back the action's step (null
+ * once the episode is over). One probe, driven synchronously (the calibrator's episode driver,
+ * thousands of runs) or asynchronously (the evaluator's session, whose simulated mode answers
+ * through a model).
+ */
+export type ProbeWork<T = void> = Generator<EpisodeAction, T, ActionStep | null>;
+
+/** Where a probe's actions go synchronously: an episode driver. */
 export interface ProbePort {
   do(action: EpisodeAction): ActionStep | null;
+}
+
+/** Where a probe's actions go asynchronously: the evaluator's session (null once the episode is over). */
+export interface AsyncProbePort {
+  do(action: EpisodeAction): Promise<ActionStep | null>;
 }
 
 /** What a probe works from besides the episode: the visible world, the business date, and how it reads documents. */
@@ -235,8 +248,8 @@ export interface ProbeInputs {
   world: WorldModel;
   /** The customer's opening request. */
   request: string;
-  /** The document versions the probe follows, for the customer it identified (read through the port or given). */
-  documents: (customer: CustomerProfile) => KnowledgeDocument[];
+  /** The document versions the probe follows, for the customer it identified (read through the episode's tools, or given). */
+  documents: (customer: CustomerProfile) => ProbeWork<KnowledgeDocument[]>;
   /** How the probe turns the documents it read into procedures and rules. Default readSop (a caller may memoize it: it is pure). */
   readSop?: (docs: readonly KnowledgeDocument[], view: AgentView) => ReadSop;
   /** Actions already taken towards the probe's action bound (the opening, when the probe made it). Default 0. */
@@ -244,18 +257,18 @@ export interface ProbeInputs {
 }
 
 /**
- * Work one probe episode whose opening is already in the trace: identify the customer and the
- * procedures from the request, read the versions it follows, walk each procedure through `port`.
- * Sees only what an agent can see.
+ * One probe episode whose opening is already in the trace: identify the customer and the
+ * procedures from the request, read the versions it follows, walk each procedure. Sees only what
+ * an agent can see. Drive it with `workProbe` or `workProbeAsync`.
  */
-export function workProbe(port: ProbePort, inputs: ProbeInputs, style: ProbeStyle): void {
+export function* probeWork(inputs: ProbeInputs, style: ProbeStyle): ProbeWork {
   const view = agentView(inputs.world);
-  const probe = new Probe(port, view, style);
+  const probe = new Probe(view, style);
   probe.actions = inputs.actionsTaken ?? 0;
   const request = inputs.request;
   probe.bind.fromRequest(request, view);
-  probe.discover();
-  const docs = inputs.documents(profileOf(probe.bind.attributes ?? {}));
+  yield* probe.discover();
+  const docs = yield* inputs.documents(profileOf(probe.bind.attributes ?? {}));
   const sop = (inputs.readSop ?? readSop)(docs, view);
   probe.rules = sop.rules;
   for (const { procedures, text } of requestedWork(sop.workflows, request)) {
@@ -264,10 +277,28 @@ export function workProbe(port: ProbePort, inputs: ProbeInputs, style: ProbeStyl
     if (probe.bind.namesKeys(text, view)) probe.bind.focus(text, view);
     for (const w of procedures) {
       if (probe.gaveUp) break;
-      probe.walk(w);
+      yield* probe.walk(w);
       probe.walked++;
     }
   }
+}
+
+/** Work that takes no action and gives `value` (documents a probe is handed rather than reads). */
+// eslint-disable-next-line require-yield
+export function* given<T>(value: T): ProbeWork<T> {
+  return value;
+}
+
+/** Drive a probe's work synchronously through `port`. */
+export function workProbe(port: ProbePort, inputs: ProbeInputs, style: ProbeStyle): void {
+  const work = probeWork(inputs, style);
+  for (let next = work.next(); !next.done; next = work.next(port.do(next.value)));
+}
+
+/** Drive a probe's work through an asynchronous `port` (the same actions, awaited one at a time). */
+export async function workProbeAsync(port: AsyncProbePort, inputs: ProbeInputs, style: ProbeStyle): Promise<void> {
+  const work = probeWork(inputs, style);
+  for (let next = work.next(); !next.done; next = work.next(await port.do(next.value)));
 }
 
 /**
@@ -280,7 +311,7 @@ export function runProbe(ctx: DomainContext, task: Task, style: ProbeStyle): Tra
   const driver = EpisodeDriver.open(ctx, task, { role: "probe", label: style.name });
   try {
     const request = driver.do({ type: "open" }).events[0]?.text ?? "";
-    workProbe(driver, { world: ctx.world, request, actionsTaken: 1, documents: (customer) => chooseVersions(ctx.documents, style.versions, task.as_of, customer) }, style);
+    workProbe(driver, { world: ctx.world, request, actionsTaken: 1, documents: (customer) => given(chooseVersions(ctx.documents, style.versions, task.as_of, customer)) }, style);
     return driver.finish();
   } finally {
     driver.close();

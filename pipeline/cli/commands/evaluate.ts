@@ -105,8 +105,11 @@ trace. Success is judged by a rubric verifier (one criterion per check, from its
 provenance; 3 independent judgments each, majority vote, every judgment stored), never by the
 checks. --env hybrid keeps the runtime and the checks; the agent reads the env-sim model's
 rendering of the --simulate-ops operations' responses (stored in the trace as \`rendered\`).
-Both need a model for the env-sim role (a usage error otherwise) and a model or noop agent;
-results go to their own folder, and \`synth compare\` refuses to pair different modes.
+Both need a model for the env-sim role (a usage error otherwise). Simulated runs every agent: the
+actions of the scripted ones (oracle, replay, probes) are answered by the simulator as a model's
+calls are. Hybrid runs a model or noop agent (a scripted agent reads structured results, which
+hybrid leaves as the runtime's). Results go to their own folder, and \`synth compare\` refuses to
+pair different modes.
 
 Exit codes: 0 evaluated, 1 invalid input (a tampered release, a conflicting --out), 2 usage.
 

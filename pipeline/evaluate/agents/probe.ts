@@ -1,6 +1,6 @@
 import type { ActionStep } from "../../../validation/episode-driver.js";
 import type { EpisodeAction } from "../../../validation/episode-actions.js";
-import { workProbe, type ProbePort } from "../../../validation/probes/probe-agent.js";
+import { given, workProbeAsync, type ProbeWork } from "../../../validation/probes/probe-agent.js";
 import { chooseVersions, readSop, type ReadSop } from "../../../validation/probes/read-documents.js";
 import type { AgentView } from "../../../validation/probes/visible-world.js";
 import { sha256 } from "../../core/canonical-json.js";
@@ -15,9 +15,9 @@ export const PROBE_STYLES: ReadonlyMap<string, ProbeStyle> = new Map([COMPETENT,
 /** Attempts of one document call when it errors or is faulted (a probe that rechecks tries again). */
 const READ_ATTEMPTS = 3;
 
-function callUntil(port: ProbePort, action: EpisodeAction, style: ProbeStyle): ActionStep | null {
+function* callUntil(action: EpisodeAction, style: ProbeStyle): ProbeWork<ActionStep | null> {
   for (let i = 0; i < (style.recheck ? READ_ATTEMPTS : 1); i++) {
-    const step = port.do(action);
+    const step = yield action;
     if (!step || step.outcome?.status === "executed") return step;
   }
   return null;
@@ -28,15 +28,15 @@ function callUntil(port: ProbePort, action: EpisodeAction, style: ProbeStyle): A
  * and counts in efficiency): list the versions, choose by dates and scope (or the newest, for the
  * newest-version probe) from the headers, read each chosen version by id and version.
  */
-function readThroughTools(port: ProbePort, style: ProbeStyle, date: string, customer: CustomerProfile): KnowledgeDocument[] {
-  const listed = callUntil(port, { type: "call", name: "list_reference_documents", args: {} }, style);
+function* readThroughTools(style: ProbeStyle, date: string, customer: CustomerProfile): ProbeWork<KnowledgeDocument[]> {
+  const listed = yield* callUntil({ type: "call", name: "list_reference_documents", args: {} }, style);
   const headers = ((listed?.outcome?.result as { documents?: unknown } | undefined)?.documents ?? []) as Array<Omit<KnowledgeDocument, "text">>;
   if (!Array.isArray(headers)) return [];
   const complete = headers.filter((h) => h && typeof h.id === "string" && typeof h.version === "string" && typeof h.effective_from === "string" && h.scope !== undefined);
   const chosen = chooseVersions(complete.map((h) => ({ ...h, text: "" })), style.versions, date, customer);
   const docs: KnowledgeDocument[] = [];
   for (const h of chosen) {
-    const step = callUntil(port, { type: "call", name: "read_document", args: { id: h.id, version: h.version } }, style);
+    const step = yield* callUntil({ type: "call", name: "read_document", args: { id: h.id, version: h.version } }, style);
     const text = (step?.outcome?.result as { text?: unknown } | undefined)?.text;
     if (typeof text === "string") docs.push({ ...h, text });
   }
@@ -59,7 +59,9 @@ function memoReadSop(docs: readonly KnowledgeDocument[], view: AgentView): ReadS
 /**
  * `probe:NAME`: a validation probe (competent, goal-rusher, newest-version, fact-guesser,
  * no-recheck) acting only through the session's tools; it reads documents through the document
- * tools. Probes work synchronously, so they take the deterministic customer only.
+ * tools. The probe's work (validation's generator) is driven through the session's `act`, so in
+ * simulated mode the simulator answers its business calls. Probes are evaluated with the
+ * deterministic customer only (episode-factories.ts).
  */
 export function probeAgent(spec: string, style: ProbeStyle): AgentFactory {
   return {
@@ -70,8 +72,8 @@ export function probeAgent(spec: string, style: ProbeStyle): AgentFactory {
       spec,
       asyncCustomer: false,
       run: async (session) => {
-        const port: ProbePort = { do: (a) => session.actSync(a) };
-        workProbe(port, { world, request: session.opening, readSop: memoReadSop, documents: (customer) => (session.givenDocuments.length > 0 ? [...session.givenDocuments] : readThroughTools(port, style, session.businessDate, customer)) }, style);
+        const documents = (customer: CustomerProfile) => (session.givenDocuments.length > 0 ? given([...session.givenDocuments]) : readThroughTools(style, session.businessDate, customer));
+        await workProbeAsync({ do: (a) => session.act(a) }, { world, request: session.opening, readSop: memoReadSop, documents }, style);
         if (!session.over) await session.call("finish", {});
         return { end: "finished", usage: null };
       },

@@ -24,11 +24,10 @@ export interface AgentSession {
   call(name: string, args: unknown): Promise<SessionReply>;
   /**
    * Carry out one episode action (the form scripted agents — oracle, replay, probes — act in),
-   * checked against the same offered tools and bounds. Null when the episode is already over.
+   * checked against the same offered tools and bounds, answered as `call` would answer it (in
+   * simulated mode a business call or wait by the simulator). Null when the episode is already over.
    */
   act(action: EpisodeAction): Promise<ActionStep | null>;
-  /** `act` without awaiting, for agents that work synchronously (the probes); the deterministic customer only. */
-  actSync(action: EpisodeAction): ActionStep | null;
   /** Documents given up front (the gold-docs ablation); empty otherwise. */
   readonly givenDocuments: readonly import("../../world/documents-tool.js").KnowledgeDocument[];
   /** Bound on turns (a model agent's loop runs at most this many). */

@@ -12,8 +12,8 @@ function usage(path: string, message: string, value?: unknown): never {
 /**
  * The environment settings of an evaluation, checked before anything runs (each a usage error
  * naming the option): simulated and hybrid need a model for the env-sim role (none is needed, nor
- * taken, offline: executable is the default); only agents that read responses (a model, noop) run
- * under a simulator; simulated offers the configuration's direct tools; --simulate-ops is hybrid's.
+ * taken, offline: executable is the default); every agent runs simulated, only agents that read
+ * text (a model, noop) run hybrid; simulated offers the configuration's direct tools; --simulate-ops is hybrid's.
  */
 export function checkEnvSettings(s: Pick<EvaluationSettings, "env" | "env_sim" | "simulate_ops" | "tools">, agentKind: string): void {
   if (s.env === "executable") {
@@ -29,7 +29,9 @@ export function checkEnvSettings(s: Pick<EvaluationSettings, "env" | "env_sim" |
   } catch {
     usage("--env-sim", `--env-sim expects provider:model, got ${quote(s.env_sim)}`, s.env_sim);
   }
-  if (agentKind !== "model" && agentKind !== "noop") usage("--agent", `--env ${s.env} runs agents that read the simulator's responses (provider:model or noop); scripted agents (oracle, replay, probes) act on the runtime directly`, agentKind);
+  // Simulated: every agent acts through the session, whose calls the simulator answers (scripted agents' actions included).
+  // Hybrid: the simulator renders text for an agent to read; a scripted agent reads structured results, so it would only rerun executable mode.
+  if (s.env === "hybrid" && agentKind !== "model" && agentKind !== "noop") usage("--agent", `--env hybrid renders responses as text for an agent that reads them (provider:model or noop); a scripted agent (oracle, replay, probes) reads the runtime's structured results, which hybrid leaves unchanged: use --env executable or simulated`, agentKind);
   if (s.env === "simulated" && s.simulate_ops !== null) usage("--simulate-ops", "--simulate-ops is used only with --env hybrid (simulated mode simulates every business call)", s.simulate_ops);
   if (s.env === "simulated" && s.tools !== "direct") usage("--tools", "--env simulated offers the environment configuration's direct tools: use --tools direct", s.tools);
 }

@@ -21,16 +21,20 @@ function groupBy(calls: readonly FidelityCall[], key: (c: FidelityCall) => strin
   return Object.fromEntries([...groups.keys()].sort().map((k) => [k, figures(groups.get(k) ?? [])]));
 }
 
-/** The report's figures: overall, per domain, per operation, and drift over the conversation. */
-export function aggregate(calls: readonly FidelityCall[]): Pick<SimFidelityReport, "overall" | "by_domain" | "by_operation" | "drift"> {
+/** The conversation a call belongs to: one trace (its source, domain and task). */
+const conversation = (c: FidelityCall) => `${c.source}/${c.domain}/${c.task}`;
+
+/** The report's figures: overall, per trace source, per domain, per operation, and drift over the conversation. */
+export function aggregate(calls: readonly FidelityCall[]): Pick<SimFidelityReport, "overall" | "by_source" | "by_domain" | "by_operation" | "drift"> {
   const perConversation = new Map<string, number>();
-  for (const c of calls) perConversation.set(`${c.domain}/${c.task}`, Math.max(perConversation.get(`${c.domain}/${c.task}`) ?? 0, c.position));
-  const firstHalf = (c: FidelityCall) => c.position <= Math.ceil((perConversation.get(`${c.domain}/${c.task}`) ?? 0) / 2);
+  for (const c of calls) perConversation.set(conversation(c), Math.max(perConversation.get(conversation(c)) ?? 0, c.position));
+  const firstHalf = (c: FidelityCall) => c.position <= Math.ceil((perConversation.get(conversation(c)) ?? 0) / 2);
   const first = figures(calls.filter(firstHalf));
   const second = figures(calls.filter((c) => !firstHalf(c)));
   const positions = [...new Set(calls.map((c) => c.position))].sort((a, b) => a - b);
   return {
     overall: figures(calls),
+    by_source: groupBy(calls, (c) => c.source),
     by_domain: groupBy(calls, (c) => c.domain),
     by_operation: groupBy(calls, (c) => `${c.domain}/${c.operation}`),
     drift: {

@@ -17,11 +17,12 @@ export type FidelityFigures = z.infer<typeof FidelityFigures>;
 /** One simulated response compared with the world's. */
 export const FidelityCall = z
   .object({
+    source: z.string().describe("The trace the call comes from: `golden`, or the spec of the agent whose executable trace it is."),
     domain: z.string().describe("Domain id."),
     task: z.string().describe("Task id."),
-    event: z.number().int().min(1).describe("Index of the call in the golden trace."),
+    event: z.number().int().min(1).describe("Index of the call in its trace."),
     operation: z.string().describe("Tool called."),
-    position: z.number().int().min(1).describe("Ordinal of the call among the simulated calls of its conversation (drift is measured over it)."),
+    position: z.number().int().min(1).describe("Ordinal of the call among the simulated calls of its conversation (one trace: source and task; drift is measured over it)."),
     valid: z.boolean().describe("The simulator's answer fitted the declared shape."),
     status_agrees: z.boolean().describe("Its status agrees with the world's."),
     fields: z.number().int().min(0).describe("Leaf fields of the world's result."),
@@ -32,13 +33,52 @@ export const FidelityCall = z
   .strict();
 export type FidelityCall = z.infer<typeof FidelityCall>;
 
-/** `synth simfidelity`: the simulator measured against the executable world on teacher-forced golden traces. */
+/** One agent's strict success under both environments. */
+export const RankedAgent = z
+  .object({
+    agent: z.string().describe("Agent spec."),
+    executable: z.number().min(0).max(1).nullable().describe("Strict success rate under --env executable (the evaluator's figure: completed episodes); null when none completed."),
+    simulated: z.number().min(0).max(1).nullable().describe("Strict success rate under --env simulated with the simulator measured (rubric verdicts); null when none completed."),
+    episodes: z.object({ executable: z.number().int().min(0).describe("Completed executable episodes."), simulated: z.number().int().min(0).describe("Completed simulated episodes.") }).strict().describe("Episodes each rate counts."),
+  })
+  .strict();
+export type RankedAgent = z.infer<typeof RankedAgent>;
+
+/** The order of one pair of agents: which one ranks higher, or a tie. */
+export const PairOrder = z.enum(["a", "b", "tie"]);
+
+/** One pair of agents compared under both environments. */
+export const RankedPair = z
+  .object({
+    a: z.string().describe("First agent (earlier in --agents)."),
+    b: z.string().describe("Second agent."),
+    executable: PairOrder.nullable().describe("Which ranks higher under executable (equal rates: tie); null when a rate is null."),
+    simulated: PairOrder.nullable().describe("Which ranks higher under simulated; null when a rate is null."),
+    agrees: z.boolean().nullable().describe("Same order under both (a tie agrees only with a tie); null when either order is null (the pair is left out of the figure)."),
+  })
+  .strict();
+export type RankedPair = z.infer<typeof RankedPair>;
+
+/** Whether the agents rank the same under the simulator as under the executable world. */
+export const RankingAgreement = z
+  .object({
+    method: z.string().describe("How the agents were run and pairs compared (ties included)."),
+    conditions: z.array(z.string()).describe("Fault conditions of every evaluation."),
+    agents: z.array(RankedAgent).describe("Every agent with its rates, in --agents order."),
+    pairs: z.array(RankedPair).describe("Every unordered pair, in --agents order."),
+    agreement: z.number().min(0).max(1).nullable().describe("Pairwise ranking agreement: agreeing pairs ÷ pairs compared; null when no pair could be compared."),
+  })
+  .strict();
+export type RankingAgreement = z.infer<typeof RankingAgreement>;
+
+/** `synth simfidelity`: the simulator measured against the executable world on teacher-forced golden and agent traces, and the ranking it gives. */
 export const SimFidelityReport = z
   .object({
     release: z.object({ name: z.string().describe("Release name."), version: z.string().describe("Release version."), root_hash: z.string().describe("Root hash verified.") }).strict().describe("The release replayed."),
     simulator: z.string().describe("The env-sim model spec measured."),
     method: z.string().describe("How responses were obtained and compared."),
     overall: FidelityFigures.describe("Every simulated call."),
+    by_source: z.record(z.string(), FidelityFigures).describe("Trace source (`golden` or an agent spec) → figures."),
     by_domain: z.record(z.string(), FidelityFigures).describe("Domain → figures."),
     by_operation: z.record(z.string(), FidelityFigures).describe("`domain/operation` → figures."),
     drift: z
@@ -50,7 +90,8 @@ export const SimFidelityReport = z
       })
       .strict()
       .describe("State drift over a conversation."),
-    calls: z.array(FidelityCall).describe("Every comparison, in release order."),
+    ranking: RankingAgreement.describe("The agents ranked under the simulator and under the executable world."),
+    calls: z.array(FidelityCall).describe("Every comparison: golden traces in release order, then each agent's traces in --agents order."),
   })
   .strict();
 export type SimFidelityReport = z.infer<typeof SimFidelityReport>;

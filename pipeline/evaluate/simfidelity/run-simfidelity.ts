@@ -1,23 +1,27 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FoundryConfig } from "../../core/config.js";
-import { FoundryError } from "../../core/errors.js";
+import { FoundryError, quote } from "../../core/errors.js";
 import { stableJson } from "../../core/canonical-json.js";
 import { createLlmRuntime, type LlmRuntimeOptions } from "../../llm/llm-runtime.js";
-import type { TraceEvent } from "../../schemas/index.js";
-import { loadEvalRelease } from "../load-release.js";
-import { agentSlug } from "../agents/registry.js";
+import { loadEvalRelease, type EvalTask } from "../load-release.js";
+import { agentKind, agentSlug } from "../agents/registry.js";
 import { EnvSimulator } from "../env-sim/simulator.js";
-import { compareResponse } from "./compare-response.js";
 import { aggregate } from "./aggregate.js";
-import { SimFidelityReport, type FidelityCall } from "./report-schema.js";
+import { SimFidelityReport, type FidelityCall, type RankedAgent } from "./report-schema.js";
 import { renderFidelityHtml } from "./render-html.js";
+import { compareTrace } from "./teacher-forced.js";
+import { runAgents } from "./agent-runs.js";
+import { DEFAULT_RANKED_AGENTS, RANKING_CONDITIONS } from "./default-agents.js";
+import { rankingAgreement } from "./ranking.js";
 
 export interface SimFidelityOptions {
   release: string;
   releases?: string;
   /** The env-sim model measured (provider:model). */
   simulator: string;
+  /** The agents whose traces are replayed and whose ranking is compared (default DEFAULT_RANKED_AGENTS). */
+  agents?: readonly string[];
   tasks: string[] | null;
   domains: string[] | null;
   out?: string;
@@ -26,51 +30,53 @@ export interface SimFidelityOptions {
 }
 
 const METHOD =
-  "Each released golden trace is replayed teacher-forced: for every agent call the simulator answers (operations, the query tool, wait), the simulator is asked for its answer given the task's environment configuration and the golden trace up to that call (the world's real responses), and its answer is compared with the world's recorded response: status, leaf fields of the result, records invented or missing (list rows matched by their first field).";
+  "Each released golden trace, and each agent's executable trace (the --agents evaluated with --env executable), is replayed teacher-forced: for every agent call the simulator answers (operations, the query tool, wait), the simulator is asked for its answer given the task's environment configuration and the trace up to that call (the world's real responses), and its answer is compared with the world's recorded response: status, leaf fields of the result, records invented or missing (list rows matched by their first field).";
 
-const isRow = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
+const RANKING_METHOD = `Every agent is evaluated on the selected tasks at ${RANKING_CONDITIONS.join(", ")} (one run, seed 0, the deterministic customer, synth evaluate's default bounds) under --env executable (the release's checks judge) and under --env simulated with the simulator measured (the rubric verifier's majority judges). Each unordered pair is ordered by strict success rate (completed episodes) in each mode: higher rate first, equal rates a tie. A pair agrees when both modes give the same order; a tie agrees only with a tie. Agreement = agreeing pairs / pairs compared (a pair with a mode that completed no episode is not compared).`;
 
-function precondition(e: TraceEvent): string | undefined {
-  const err = isRow(e.result) && isRow(e.result.error) ? e.result.error : null;
-  return typeof err?.precondition === "string" ? err.precondition : undefined;
+/** `--agents` checked: known agent specs, no repeats, at least two (one pair). */
+export function checkRankedAgents(agents: readonly string[]): void {
+  for (const a of agents) agentKind(a);
+  const repeated = agents.find((a, i) => agents.indexOf(a) !== i);
+  if (repeated !== undefined) throw new FoundryError("USAGE", `--agents names ${quote(repeated)} twice`, { path: "--agents" }, repeated);
+  if (agents.length < 2) throw new FoundryError("USAGE", `--agents needs at least two agents to rank (a pair), got ${agents.length}`, { path: "--agents" }, agents);
 }
 
 /**
  * `synth simfidelity`: measure an environment simulator against the executable world on the
- * release's golden traces (teacher-forced, METHOD), per operation, per domain, overall and over
- * the conversation; write simfidelity.json (schema-checked) and simfidelity.html.
+ * release's golden traces and the agents' executable traces (teacher-forced, METHOD), per trace
+ * source, operation, domain, overall and over the conversation; rank the agents under both
+ * environments (RANKING_METHOD); write simfidelity.json (schema-checked) and simfidelity.html.
  */
 export async function simFidelity(opts: SimFidelityOptions): Promise<{ report: SimFidelityReport; jsonPath: string; htmlPath: string }> {
+  const agents = opts.agents ?? DEFAULT_RANKED_AGENTS;
+  checkRankedAgents(agents);
   const release = loadEvalRelease(opts.release, opts.releases);
   const tasks = release.tasks.filter((t) => (opts.domains === null || opts.domains.includes(t.domain.id)) && (opts.tasks === null || opts.tasks.includes(t.task.id)));
   if (tasks.length === 0) throw new FoundryError("USAGE", "no task is selected (check --tasks and --domains)", { path: "--tasks" });
   const missing = tasks.filter((t) => t.env_config === null).map((t) => t.task.id);
   if (missing.length > 0) throw new FoundryError("EVALUATION_NO_ENV_CONFIG", `${release.name}@${release.version} ships no environment configuration for ${missing.slice(0, 5).join(", ")}: export the release again`, { file: release.dir }, missing);
+  const out = opts.out ?? join("generated", "simfidelity", `${release.name}@${release.version}`, agentSlug(opts.simulator));
   const runtime = createLlmRuntime({ ...opts.config, models: { ...opts.config.models, "env-sim": opts.simulator } }, opts.runtime ?? {});
   const calls: FidelityCall[] = [];
+  let ranked: RankedAgent[];
   try {
     runtime.preflight(["env-sim"]);
-    for (const t of tasks) {
+    const simulatorOf = (t: EvalTask) => {
       const model = runtime.chatModel({ role: "env-sim", stage: "simfidelity", item: t.task.id });
       if (!model) throw new FoundryError("LLM_NOT_CONFIGURED", "no model for the env-sim role", { path: "--simulator" }, opts.simulator);
-      const sim = new EnvSimulator({ model, config: t.env_config!(), native: opts.config.structured_output === "native" });
-      let position = 0;
-      const events = t.golden.events;
-      for (let i = 0; i < events.length; i++) {
-        const e = events[i]!;
-        if (e.actor !== "agent" || e.kind === "agent_message" || !sim.answers(e.name)) continue;
-        const p = await sim.predict({ name: e.name, args: e.args }, events.slice(0, i), null);
-        // The results compared are the runtime's own (a proposal's id is in the result of the call that records it).
-        const real = { status: e.status, result: e.result ?? null, precondition: precondition(e) };
-        const simulated = p.ok ? { status: p.answer.status, result: p.answer.result ?? null, precondition: p.answer.precondition } : null;
-        calls.push({ domain: t.domain.id, task: t.task.id, event: e.index, operation: e.name, position: ++position, valid: p.ok, ...compareResponse(real, simulated) });
-      }
-    }
+      return new EnvSimulator({ model, config: t.env_config!(), native: opts.config.structured_output === "native" });
+    };
+    for (const t of tasks) calls.push(...(await compareTrace(simulatorOf(t), t.golden, { source: "golden", domain: t.domain.id, task: t.task.id })));
+    const runs = await runAgents({ releaseDir: release.dir, agents, simulator: opts.simulator, tasks: opts.tasks, domains: opts.domains, out: join(out, "evaluations"), config: opts.config, ...(opts.runtime ? { runtime: opts.runtime } : {}) });
+    ranked = runs.ranked;
+    const byId = new Map(tasks.map((t) => [t.task.id, t]));
+    for (const a of runs.traces) for (const x of a.traces) calls.push(...(await compareTrace(simulatorOf(byId.get(x.task)!), x.trace, { source: a.agent, domain: x.domain, task: x.task })));
   } finally {
     runtime.close();
   }
-  const report = SimFidelityReport.parse({ release: { name: release.name, version: release.version, root_hash: release.root_hash }, simulator: opts.simulator, method: METHOD, ...aggregate(calls), calls });
-  const out = opts.out ?? join("generated", "simfidelity", `${release.name}@${release.version}`, agentSlug(opts.simulator));
+  const ranking = { method: RANKING_METHOD, conditions: [...RANKING_CONDITIONS], agents: ranked, ...rankingAgreement(ranked) };
+  const report = SimFidelityReport.parse({ release: { name: release.name, version: release.version, root_hash: release.root_hash }, simulator: opts.simulator, method: METHOD, ...aggregate(calls), ranking, calls });
   mkdirSync(out, { recursive: true });
   const jsonPath = join(out, "simfidelity.json");
   const htmlPath = join(out, "simfidelity.html");
