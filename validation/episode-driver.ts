@@ -39,6 +39,9 @@ export interface ConversationCustomer {
   approve(proposalId: string): Promise<{ outcome: ToolOutcome | null; text: string | null }>;
 }
 
+/** What the driver needs of a task: a full Task fits, and so does a simulated-only task's episode view (no overlay, no events). */
+export type DriverTask = Pick<Task, "id" | "scenario" | "initial_state"> & { scheduled_events?: Task["scheduled_events"] };
+
 // The id asked about when no proposal exists: the customer answers that it cannot find it.
 const DECLINED = "PR-none";
 
@@ -49,16 +52,16 @@ const DECLINED = "PR-none";
 export class EpisodeDriver {
   readonly episode: Episode;
   readonly customer: ScriptedCustomer;
-  readonly task: Task;
+  readonly task: DriverTask;
 
-  private constructor(episode: Episode, task: Task) {
+  private constructor(episode: Episode, task: DriverTask) {
     this.episode = episode;
     this.task = task;
     this.customer = new ScriptedCustomer(task, episode);
   }
 
   /** A fresh episode of `task` (its overlay applied) with its documents and scheduled events. */
-  static open(ctx: Pick<DomainContext, "base" | "world" | "documents">, task: Task, meta: RunMeta = {}): EpisodeDriver {
+  static open(ctx: Pick<DomainContext, "base" | "world" | "documents">, task: DriverTask, meta: RunMeta = {}): EpisodeDriver {
     const episode = Episode.open(initialStateFor(ctx, task), ctx.world, {
       task,
       documents: ctx.documents,

@@ -6,6 +6,7 @@ import { Command } from "@langchain/langgraph";
 import { FoundryError } from "../core/errors.js";
 import type { FoundryConfig } from "../core/config.js";
 import { listDomainDirs } from "../sources/domain-dirs.js";
+import { cardEnvironment } from "../sources/card-environment.js";
 import { createLlmRuntime } from "../llm/llm-runtime.js";
 import type { ModelFactory } from "../llm/model-registry.js";
 import type { BuildStateType } from "../graph/state.js";
@@ -86,10 +87,10 @@ function killSwitch(env: NodeJS.ProcessEnv): ((n: string) => void) | undefined {
 }
 
 /** The services of a build's graph (also of a postgres worker's slot graph). */
-export function makeServices(config: FoundryConfig, paths: RunEntry["paths"], progress: Progress, onNode: ((n: string) => void) | undefined, modelFactory?: ModelFactory, backend: Pick<BuildBackend, "responseCache"> = {}): BuildServices & { close(): void } {
+export function makeServices(config: FoundryConfig, paths: RunEntry["paths"], progress: Progress, onNode: ((n: string) => void) | undefined, modelFactory?: ModelFactory, backend: Pick<BuildBackend, "responseCache"> = {}, domains: readonly string[] = []): BuildServices & { close(): void } {
   const anyModel = config.model !== "deterministic" || Object.values(config.models).some((m) => m !== "deterministic");
   const runtime = anyModel ? createLlmRuntime({ ...config, cache_dir: paths.cache }, { ...(modelFactory ? { modelFactory } : {}), ...(backend.responseCache ? { cache: backend.responseCache } : {}) }) : null;
-  const s = chooseStrategies(config, runtime);
+  const s = chooseStrategies(config, runtime, { simulatedDomains: domains.some((d) => cardEnvironment(join(paths.sources, d)) === "simulated") });
   return {
     designer: s.designer,
     rubricWriter: s.rubricWriter,
@@ -98,6 +99,7 @@ export function makeServices(config: FoundryConfig, paths: RunEntry["paths"], pr
     calibrator: s.calibrator,
     worldDrafter: s.worldDrafter,
     envConfigWriter: s.envConfigWriter,
+    simulated: s.simulated,
     strategies: s.names,
     extractSop: s.extractSop,
     progress,
@@ -149,7 +151,7 @@ export async function runBuild(opts: BuildOptions): Promise<BuildOutcome> {
   const backend = opts.backend ?? embeddedBuild;
   const lock = acquireBuildLock(join(paths.generated, "runs"), entry.run);
   try {
-    const svc = { ...makeServices(opts.config, paths, progress, opts.onNode ?? killSwitch(process.env), opts.modelFactory, backend), ...(backend.slots ? { slots: backend.slots(entry) } : {}) };
+    const svc = { ...makeServices(opts.config, paths, progress, opts.onNode ?? killSwitch(process.env), opts.modelFactory, backend, domains), ...(backend.slots ? { slots: backend.slots(entry) } : {}) };
     const index = new RunIndex(join(paths.generated, "runs"));
     index.put(entry);
     progress.emit({ event: "run", run: entry.run, detail: `${domains.length} domain(s); resume with: synth resume ${entry.run}` });
@@ -186,7 +188,7 @@ export async function resumeBuild(opts: {
   try {
     const progress = opts.progress ?? Progress.auto(false);
     progress.emit({ event: "run", run: entry.run, detail: entry.config ? "resuming with the run's stored settings" : "resuming (run recorded without settings: current configuration)" });
-    const svc = { ...makeServices(config, entry.paths, progress, opts.onNode ?? killSwitch(process.env), opts.modelFactory, backend), ...(backend.slots ? { slots: backend.slots(entry) } : {}) };
+    const svc = { ...makeServices(config, entry.paths, progress, opts.onNode ?? killSwitch(process.env), opts.modelFactory, backend, entry.domains), ...(backend.slots ? { slots: backend.slots(entry) } : {}) };
     return await finish(entry, index, svc, false, Boolean(opts.approve), backend);
   } finally {
     lock.release();

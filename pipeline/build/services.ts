@@ -19,6 +19,8 @@ export interface BuildServices {
   worldDrafter: WorldDrafter | null;
   /** Writes environment configurations from the documents (the environment builder's llm strategy); null: the world model's rendering. */
   envConfigWriter?: EnvConfigWriter | null;
+  /** The simulated-only branch's models by role (build/strategies.ts SIMULATED_ROLES); empty when none is configured or no domain is simulated-only. */
+  simulated?: import("./strategies.js").SimulatedModels;
   /** Strategy names per role, recorded in reports and release manifests. */
   strategies: Record<string, string>;
   /** Model per agent role (every role; `deterministic` when none), recorded in the build record. */

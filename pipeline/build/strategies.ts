@@ -6,6 +6,7 @@ import type { LlmRuntime } from "../llm/llm-runtime.js";
 import { calibrationRuns } from "../agents/calibrator/runs.js";
 import { lazyCalibrator, lazyDesigner, lazyRepairer, lazyRubricWriter, lazySolver, lazyWorldDrafter, type Lazy } from "./lazy-strategies.js";
 import { modelSettings, parseModelSpec, type ModelSettings } from "../llm/model-registry.js";
+import type { RuntimeChatModel } from "../llm/runtime-chat-model.js";
 
 /**
  * The strategy descriptor of a model role: its spec and every setting that changes its answers,
@@ -35,9 +36,24 @@ export interface Strategies {
   /** The environment builder's llm writer of environment configurations (collect); null without a model for the role: the world model's rendering is used. */
   envConfigWriter: EnvConfigWriter | null;
   extractSop(dir: string): Promise<Sop>;
+  /** The models of the simulated-only branch's roles (SIMULATED_ROLES), where configured; see nodes/simulated-*.ts. */
+  simulated: SimulatedModels;
   /** Role → `deterministic` or the `provider:model` it runs on. */
   names: Record<string, string>;
 }
+
+/**
+ * The roles a simulated-only domain (`environment: simulated`) needs a model for: the environment
+ * builder writes the simulator's configuration, the task designer the task, plan and rubric, the
+ * solver works the task with the plan under the simulator, env-sim simulates the environment and
+ * judges the trajectory (the rubric verifier, as in simulated evaluation), the repairer revises a
+ * failing task, the calibrator's model agent works it without the plan.
+ */
+export const SIMULATED_ROLES = ["environment-builder", "task-designer", "solver", "repairer", "calibrator", "env-sim"] as const satisfies readonly AgentRole[];
+export type SimulatedRole = (typeof SIMULATED_ROLES)[number];
+
+/** The configured model of each simulated-only role (absent: none configured), with its `provider:model`. */
+export type SimulatedModels = Partial<Record<SimulatedRole, { model: RuntimeChatModel; spec: string }>>;
 
 /** Roles of the build whose work is deterministic by design: the gates never ask a model. */
 const DETERMINISTIC_BY_DESIGN: AgentRole[] = ["verifier"];
@@ -48,17 +64,18 @@ const BUILD_ROLES: AgentRole[] = ["sop-extractor", "environment-builder", "task-
  * the role, then the llm strategy on that role's model (through the LLM runtime's queue, retries,
  * cache and accounting).
  */
-export function chooseStrategies(config: FoundryConfig, runtime: LlmRuntime | null): Strategies {
+export function chooseStrategies(config: FoundryConfig, runtime: LlmRuntime | null, opts: { simulatedDomains?: boolean } = {}): Strategies {
   const names: Record<string, string> = {};
   for (const role of BUILD_ROLES) names[role] = modelFor(config, role);
   const fixed = DETERMINISTIC_BY_DESIGN.filter((r) => names[r] !== "deterministic" && config.models[r] !== undefined);
   if (fixed.length > 0) throw new FoundryError("STRATEGY_UNAVAILABLE", `${fixed.join(", ")} run${fixed.length > 1 ? "" : "s"} deterministically by design (the gates never ask a model): remove the model setting`, { path: `models.${fixed[0]}` });
   for (const r of DETERMINISTIC_BY_DESIGN) names[r] = "deterministic";
-  const simulators = (["user-sim", "env-sim"] as const).filter((r) => config.models[r] !== undefined && config.models[r] !== "deterministic");
+  // env-sim simulates the environment of simulated-only domains; a build without one would ignore it.
+  const simulators = (["user-sim", "env-sim"] as const).filter((r) => config.models[r] !== undefined && config.models[r] !== "deterministic" && !(r === "env-sim" && opts.simulatedDomains));
   if (simulators.length > 0) {
     throw new FoundryError(
       "STRATEGY_UNAVAILABLE",
-      `${simulators.join(" and ")} ${simulators.length > 1 ? "take" : "takes"} part in agent evaluation, which this version does not include; the build's golden traces and probes use the scripted customer: remove the setting`,
+      `${simulators.join(" and ")} ${simulators.length > 1 ? "take" : "takes"} part in agent evaluation${simulators.includes("env-sim") ? " (and in building simulated-only domains, none of which this build has)" : ""}; the build's golden traces and probes use the scripted customer: remove the setting`,
       { path: `models.${simulators[0]}` },
       config.models[simulators[0] as "user-sim"],
     );
@@ -86,6 +103,16 @@ export function chooseStrategies(config: FoundryConfig, runtime: LlmRuntime | nu
   const calibratorModel = model("calibrator", "calibrate");
   const drafterModel = model("environment-builder", "draft_world");
   const envConfigModel = model("environment-builder", "env_config");
+  const simulated: SimulatedModels = {};
+  if (opts.simulatedDomains) {
+    for (const role of SIMULATED_ROLES) {
+      const spec = modelFor(config, role);
+      if (spec === "deterministic") continue;
+      const m = runtime?.chatModel({ role, stage: `simulated_${role}` });
+      if (!m) throw new FoundryError("LLM_NOT_CONFIGURED", `a model is configured for ${role} but the LLM runtime could not provide it`);
+      simulated[role] = { model: m, spec: (parseModelSpec(spec) as { spec: string }).spec };
+    }
+  }
   // Retries and timeouts are the runtime's (one budget, `max_retries`); the strategies only choose how to ask.
   const llm = { native: config.structured_output === "native" };
   return {
@@ -114,6 +141,7 @@ export function chooseStrategies(config: FoundryConfig, runtime: LlmRuntime | nu
       const { extractDomainSop } = await import("../sop/extract-domain.js");
       return extractorModel ? extractDomainSop(dir, { strategy: "llm", model: extractorModel, llm: { concurrency: config.concurrency, ...llm } }) : extractDomainSop(dir, {});
     },
+    simulated,
     names,
   };
 }

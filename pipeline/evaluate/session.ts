@@ -36,6 +36,12 @@ export interface SessionOptions {
   domainTitle: string;
   /** The environment mode's layer (simulated: the simulator answers; hybrid: it renders); none: executable. */
   layer?: ToolLayer;
+  /**
+   * A simulated-only task: the tools its environment configuration declares, offered as they are
+   * (the episode's stand-in world has no executable operation; the layer answers them). Default:
+   * the world's tools.
+   */
+  toolSpecs?: { specs: readonly ToolSpec[]; operations: readonly string[] };
 }
 
 // Tool specs (JSON Schemas of every tool) depend only on the world and the mode: built once, not per episode.
@@ -87,9 +93,9 @@ export class Session implements AgentSession {
     this.businessDate = o.businessDate;
     this.domainTitle = o.domainTitle;
     const world = o.driver.episode.world;
-    this.tools = offeredTools(world, o.tools);
+    this.tools = o.toolSpecs ? o.toolSpecs.specs : offeredTools(world, o.tools);
     this.#offered = new Set(this.tools.map((t) => t.name));
-    this.#operations = new Set([...world.operations.values()].filter(({ op }) => op.side === "agent").map(({ op }) => op.name));
+    this.#operations = new Set(o.toolSpecs ? o.toolSpecs.operations : [...world.operations.values()].filter(({ op }) => op.side === "agent").map(({ op }) => op.name));
   }
 
   get maxTurns(): number {

@@ -3,6 +3,7 @@ import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { BuildState, type BuildStateType } from "./state.js";
 import { ingest } from "../nodes/ingest.js";
 import { extractSop } from "../nodes/extract-sop.js";
+import { simulatedEnvironment } from "../nodes/simulated-environment.js";
 import { buildEnvironment } from "../nodes/build-environment.js";
 import { designTask } from "../nodes/design-task.js";
 import { writeChecks } from "../nodes/write-checks.js";
@@ -11,7 +12,7 @@ import { verify } from "../nodes/verify.js";
 import { repair } from "../nodes/repair.js";
 import { calibrate } from "../nodes/calibrate.js";
 import { collect } from "../nodes/collect.js";
-import { afterRepair, afterVerify } from "./routes.js";
+import { afterIngest, afterRepair, afterVerify } from "./routes.js";
 import { timed } from "../nodes/timed.js";
 import { reviewEnvironment, reviewSop } from "../nodes/review.js";
 import { draftWorld, reviewWorld } from "../nodes/draft-world.js";
@@ -25,6 +26,7 @@ export const graph = new StateGraph(BuildState)
   .addNode("review_world", timed("review_world", reviewWorld))
   .addNode("ingest", timed("ingest", ingest))
   .addNode("extract_sop", timed("extract_sop", extractSop))
+  .addNode("simulated_environment", timed("simulated_environment", simulatedEnvironment))
   .addNode("review_sop", timed("review_sop", reviewSop))
   .addNode("build_environment", timed("build_environment", buildEnvironment))
   .addNode("review_environment", timed("review_environment", reviewEnvironment))
@@ -38,7 +40,7 @@ export const graph = new StateGraph(BuildState)
   .addEdge(START, "draft_world")
   .addEdge("draft_world", "review_world")
   .addEdge("review_world", "ingest")
-  .addEdge("ingest", "extract_sop")
+  .addConditionalEdges("ingest", afterIngest, ["extract_sop", "simulated_environment"])
   .addEdge("extract_sop", "review_sop")
   .addEdge("review_sop", "build_environment")
   .addEdge("build_environment", "review_environment")
@@ -49,6 +51,7 @@ export const graph = new StateGraph(BuildState)
   .addConditionalEdges("verify", afterVerify, ["repair", "calibrate"])
   .addConditionalEdges("repair", afterRepair, ["write_checks", "solve", "calibrate"])
   .addEdge("calibrate", "collect")
+  .addEdge("simulated_environment", END)
   .addEdge("collect", END);
 
 /** The graph compiled with a checkpointer (for `synth build` / `synth resume`). */

@@ -3,11 +3,13 @@ import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { BuildState, type BuildStateType } from "./state.js";
 import { ingest } from "../nodes/ingest.js";
 import { extractSop } from "../nodes/extract-sop.js";
+import { simulatedEnvironment } from "../nodes/simulated-environment.js";
 import { buildEnvironment } from "../nodes/build-environment.js";
 import { slotWork } from "../nodes/slot-work.js";
 import { calibrate } from "../nodes/calibrate.js";
 import { collect } from "../nodes/collect.js";
 import { timed } from "../nodes/timed.js";
+import { afterIngest } from "./routes.js";
 import { reviewEnvironment, reviewSop } from "../nodes/review.js";
 import { draftWorld, reviewWorld } from "../nodes/draft-world.js";
 
@@ -25,6 +27,7 @@ export const distributedGraph = new StateGraph(BuildState)
   .addNode("review_world", timed("review_world", reviewWorld))
   .addNode("ingest", timed("ingest", ingest))
   .addNode("extract_sop", timed("extract_sop", extractSop))
+  .addNode("simulated_environment", timed("simulated_environment", simulatedEnvironment))
   .addNode("review_sop", timed("review_sop", reviewSop))
   .addNode("build_environment", timed("build_environment", buildEnvironment))
   .addNode("review_environment", timed("review_environment", reviewEnvironment))
@@ -34,13 +37,14 @@ export const distributedGraph = new StateGraph(BuildState)
   .addEdge(START, "draft_world")
   .addEdge("draft_world", "review_world")
   .addEdge("review_world", "ingest")
-  .addEdge("ingest", "extract_sop")
+  .addConditionalEdges("ingest", afterIngest, ["extract_sop", "simulated_environment"])
   .addEdge("extract_sop", "review_sop")
   .addEdge("review_sop", "build_environment")
   .addEdge("build_environment", "review_environment")
   .addConditionalEdges("review_environment", fanOutSlots, ["slot_work"])
   .addEdge("slot_work", "calibrate")
   .addEdge("calibrate", "collect")
+  .addEdge("simulated_environment", END)
   .addEdge("collect", END);
 
 /** The coordinator's graph compiled with its checkpointer. */

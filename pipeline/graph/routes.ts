@@ -14,3 +14,8 @@ export function afterRepair(s: BuildStateType): "write_checks" | "solve" | "cali
   if (s.records.some((r) => r.status === "checked")) return "solve";
   return "calibrate";
 }
+
+/** After ingest: an executable domain goes on to SOP extraction, a simulated-only one to its own branch. */
+export function afterIngest(s: BuildStateType): "extract_sop" | "simulated_environment" {
+  return s.environment === "simulated" ? "simulated_environment" : "extract_sop";
+}

@@ -37,6 +37,8 @@ export const BuildState = Annotation.Root({
   review: replace<boolean>(() => false),
   /** The review list of the world.yaml this build drafted (nodes/draft-world.ts); null when the domain had one. */
   drafted: replace<string | null>(() => null),
+  /** The card's environment (set by ingest): `simulated` takes the simulated-only branch (nodes/simulated-*.ts). */
+  environment: replace<"executable" | "simulated">(() => "executable"),
   sourcesHash: replace<string>(() => ""),
   sopHash: replace<string>(() => ""),
   worldHash: replace<string>(() => ""),

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { interrupt } from "@langchain/langgraph";
 import { FoundryError } from "../core/errors.js";
 import { services, type NodeConfig } from "../build/services.js";
+import { cardEnvironment } from "../sources/card-environment.js";
 import { writeDraft } from "../agents/environment-builder/write-draft.js";
 import type { BuildStateType, BuildUpdate } from "../graph/state.js";
 
@@ -17,7 +18,8 @@ import type { BuildStateType, BuildUpdate } from "../graph/state.js";
 export async function draftWorld(state: BuildStateType, config?: NodeConfig): Promise<BuildUpdate> {
   const dir = join(state.paths.sources, state.domain);
   const file = join(dir, "world.yaml");
-  if (existsSync(file)) return {};
+  // A simulated-only domain has no world: the environment builder writes a simulator's configuration instead (nodes/simulated-environment.ts).
+  if (existsSync(file) || cardEnvironment(dir) === "simulated") return {};
   const svc = services(config);
   svc.onNode?.("draft_world");
   if (!svc.worldDrafter) {

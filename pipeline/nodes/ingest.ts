@@ -10,6 +10,7 @@ interface IngestOutcome {
   sourcesHash: string;
   documents: number;
   documentFiles: number;
+  environment: "executable" | "simulated";
 }
 
 /**
@@ -47,9 +48,9 @@ export async function ingest(state: BuildStateType, config?: NodeConfig): Promis
       const lines = check.issues.map((i) => formatIssue(i));
       throw new FoundryError("SOURCES_INVALID", `${dir} has ${check.issues.length} problem(s); run synth check-sources:\n  ${lines.join("\n  ")}`, { file: dir });
     }
-    outcome = { sourcesHash: sourcesHash(loaded), documents: loaded.documents.length, documentFiles: loaded.documentFiles };
+    outcome = { sourcesHash: sourcesHash(loaded), documents: loaded.documents.length, documentFiles: loaded.documentFiles, environment: loaded.environment ?? "executable" };
     if (key !== null) svc.cache.put("ingest", key, outcome);
   }
   svc.progress.emit({ event: "stage_done", domain: state.domain, stage: "ingest", done: outcome.documents, total: outcome.documentFiles, cache_hits: hit ? 1 : 0 });
-  return { sourcesHash: outcome.sourcesHash, stages: [{ stage: "ingest", items_in: outcome.documentFiles, items_out: outcome.documents, dropped: [] }] };
+  return { sourcesHash: outcome.sourcesHash, environment: outcome.environment ?? "executable", stages: [{ stage: "ingest", items_in: outcome.documentFiles, items_out: outcome.documents, dropped: [] }] };
 }

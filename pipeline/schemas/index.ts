@@ -46,3 +46,4 @@ export * from "./release-manifest.js";
 export * from "./evaluation-result.js";
 export * from "./build-record.js";
 export * from "./env-config.js";
+export * from "./simulated.js";

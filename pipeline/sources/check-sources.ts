@@ -5,6 +5,7 @@ import { loadDomain, type LoadedDomain } from "./load-domain.js";
 import { extractLoadedSync } from "../sop/extract-loaded.js";
 import { parseWorld } from "../world/load-world.js";
 import { buildBaseState } from "../world/build-state.js";
+import { definedClauses } from "./clause-id.js";
 
 export interface DomainCheck {
   domain: string;
@@ -52,18 +53,36 @@ function worldIssues(loaded: LoadedDomain): FoundryIssue[] {
  */
 export function validateSources(dir: string): { check: DomainCheck; loaded: LoadedDomain } {
   const loaded = loadDomain(dir);
+  if (loaded.environment === "simulated") return { check: simulatedCheck(dir, loaded), loaded };
   const world = worldIssues(loaded);
   // The extractor reads world.yaml with a weaker reader of the same schema: when the world loader
   // found problems, the extractor's SOP_WORLD_INVALID repeats them.
   const extracted = extractLoadedSync(loaded).sop.problems.filter((p) => p.severity === "error" && !(world.length > 0 && p.code === "SOP_WORLD_INVALID"));
-  const all: FoundryIssue[] = [
-    ...loaded.issues,
-    ...world,
-    ...extracted.map((p) => ({ code: p.code, message: p.message, ...(p.file !== null ? { file: p.file } : {}), ...(p.line !== null ? { line: p.line } : {}) })),
-  ];
+  return { check: domainCheck(dir, loaded, [...loaded.issues, ...world, ...extracted.map((p) => ({ code: p.code, message: p.message, ...(p.file !== null ? { file: p.file } : {}), ...(p.line !== null ? { line: p.line } : {}) }))]), loaded };
+}
+
+/**
+ * A simulated-only domain (`environment: simulated`): card and documents as for any domain, and no
+ * world.yaml (the environment builder writes a simulator's configuration instead). Its documents
+ * define the clauses its rubrics cite: a clause defined twice in one document is an error.
+ */
+function simulatedCheck(dir: string, loaded: LoadedDomain): DomainCheck {
+  const issues = loaded.issues.filter((i) => !(i.code === "DOMAIN_MISSING_FILE" && i.file === "world.yaml"));
+  if (loaded.worldText !== undefined) issues.push({ code: "SIMULATED_WITH_WORLD", message: "the card says `environment: simulated`, but the domain has a world.yaml: remove one of them", file: "world.yaml" });
+  for (const d of loaded.documents) {
+    const seen = new Set<string>();
+    for (const c of definedClauses(d.body)) {
+      if (seen.has(c.id)) issues.push({ code: "SOP_DUPLICATE_ANCHOR", message: `clause ${c.id} is defined twice in ${d.meta.id}@${d.meta.version}`, file: d.file, line: d.bodyLine + c.line - 1 });
+      seen.add(c.id);
+    }
+  }
+  return domainCheck(dir, loaded, issues);
+}
+
+function domainCheck(dir: string, loaded: LoadedDomain, all: FoundryIssue[]): DomainCheck {
   const issues = all.map((i) => ({ ...i, file: i.file !== undefined && i.file !== dir ? join(dir, i.file) : i.file }));
   issues.sort((a, b) => (a.file ?? "").localeCompare(b.file ?? "") || (a.line ?? 0) - (b.line ?? 0) || a.code.localeCompare(b.code));
-  return { check: { domain: loaded.card?.id ?? dir, dir, documents: loaded.documents.length, documentFiles: loaded.documentFiles, issues }, loaded };
+  return { domain: loaded.card?.id ?? dir, dir, documents: loaded.documents.length, documentFiles: loaded.documentFiles, issues };
 }
 
 /** Check one domain folder (see validateSources); what `synth check-sources` prints. */

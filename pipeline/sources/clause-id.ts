@@ -37,3 +37,19 @@ export function clauseTokens(text: string): ClauseToken[] {
   }
   return out;
 }
+
+/** A clause definition: a paragraph or list item starting with the bold clause id (`- **PAY-2.1** …`). */
+const DEFINITION = /^\s*(?:[-*+]\s+|\d+[.)]\s+)?\*\*([^*\s]+)\*\*/;
+
+/**
+ * The clauses a Markdown text defines, as the domain format writes them (a bold clause id opening a
+ * paragraph or list item), with their 1-based line in `text`. What a rubric criterion may cite.
+ */
+export function definedClauses(text: string): Array<{ id: string; line: number }> {
+  const out: Array<{ id: string; line: number }> = [];
+  text.split("\n").forEach((l, i) => {
+    const m = DEFINITION.exec(l);
+    if (m && isClauseId(m[1] as string)) out.push({ id: m[1] as string, line: i + 1 });
+  });
+  return out;
+}

@@ -2,7 +2,8 @@ import { basename } from "node:path";
 import type { FoundryIssue } from "../core/errors.js";
 import { parseYaml } from "../core/yaml-source.js";
 import { validateAgainst } from "../core/schema-issues.js";
-import { DomainCard } from "../schemas/domain-card.js";
+import type { DomainCard } from "../schemas/domain-card.js";
+import { DomainCardSource, type DomainEnvironment } from "../schemas/simulated.js";
 import { DocumentFrontMatter } from "../schemas/document-front-matter.js";
 import { readDomainFiles } from "./read-domain-files.js";
 import { splitFrontMatter } from "./split-front-matter.js";
@@ -25,6 +26,8 @@ export interface LoadedDomain {
   root: string;
   card?: DomainCard;
   cardFile?: string;
+  /** The card's `environment` (absent: executable); kept apart from the card, whose schema is the executable one. */
+  environment?: DomainEnvironment;
   /** world.yaml text (validated by the world loader, not here). */
   worldText?: string;
   documents: SourceDocument[];
@@ -38,16 +41,17 @@ function syntaxCode(issue: FoundryIssue, code: string): string {
   return issue.code === "YAML_ALIAS_LIMIT" ? issue.code : code;
 }
 
-function loadCard(text: string, file: string, issues: FoundryIssue[]): DomainCard | undefined {
+function loadCard(text: string, file: string, issues: FoundryIssue[]): { card: DomainCard; environment: DomainEnvironment } | undefined {
   const parsed = parseYaml(text, file);
   issues.push(...parsed.issues.map((i) => ({ ...i, code: syntaxCode(i, "CARD_SYNTAX") })));
   if (!parsed.source) return undefined;
-  const r = validateAgainst(DomainCard, parsed.source.data, { file, code: "CARD_INVALID", lineOf: parsed.source.lineOf });
+  const r = validateAgainst(DomainCardSource, parsed.source.data, { file, code: "CARD_INVALID", lineOf: parsed.source.lineOf });
   if (!r.ok) {
     issues.push(...r.issues.map((i) => (/^required key '.*' is missing$/.test(i.message) ? { ...i, code: "CARD_MISSING_KEY" } : i)));
     return undefined;
   }
-  return r.value;
+  const { environment, ...card } = r.value;
+  return { card, environment: environment ?? "executable" };
 }
 
 function frontMatterIssueCode(message: string): string {
@@ -64,9 +68,11 @@ export function loadDomain(root: string): LoadedDomain {
   const files = readDomainFiles(root);
   const out: LoadedDomain = { root, documents: [], documentFiles: files.docFiles, issues: [...files.issues] };
   if (files.card) {
-    const card = loadCard(files.card.text, files.card.rel, out.issues);
-    if (card) {
+    const loaded = loadCard(files.card.text, files.card.rel, out.issues);
+    if (loaded) {
+      const card = loaded.card;
       out.card = card;
+      out.environment = loaded.environment;
       out.cardFile = files.card.rel;
       const folder = basename(root.replace(/[/\\]+$/, ""));
       if (card.id !== folder) {

@@ -14,13 +14,13 @@ import { PROPOSALS_TABLE } from "./schema-sql.js";
  * Every line and action goes through the episode, so it is in the trace.
  */
 export class ScriptedCustomer {
-  readonly #task: Task;
+  readonly #task: Pick<Task, "scenario">;
   readonly #episode: Episode;
   readonly #disclosed = new Set<string>();
   /** Params the customer has corrected after an approval (scenario renewals said so far). */
   readonly #corrected = new Map<string, string>();
 
-  constructor(task: Task, episode: Episode) {
+  constructor(task: Pick<Task, "scenario">, episode: Episode) {
     this.#task = task;
     this.#episode = episode;
   }

@@ -29,8 +29,9 @@ describe("synth program", () => {
     const files = readdirSync(out).sort();
     expect(files).toEqual([
       "acceptance-check.schema.json", "build-record.schema.json", "document-front-matter.schema.json", "domain-card.schema.json", "env-config-shared.schema.json", "env-config.schema.json",
-      "evaluation-episode.schema.json", "evaluation-result.schema.json", "release-manifest.schema.json", "sop.schema.json", "task.schema.json",
-      "trace.schema.json", "validation-report.schema.json", "world-model.schema.json",
+      "evaluation-episode.schema.json", "evaluation-result.schema.json", "release-manifest.schema.json",
+      "simulated-domain-card.schema.json", "simulated-report.schema.json", "simulated-task.schema.json", "simulated-verdict.schema.json",
+      "sop.schema.json", "task.schema.json", "trace.schema.json", "validation-report.schema.json", "world-model.schema.json",
     ]);
     for (const f of files) {
       const schema = JSON.parse(readFileSync(join(out, f), "utf8")) as Record<string, unknown>;

@@ -3,7 +3,8 @@ import { runAgentLoop } from "../../llm/agent-loop.js";
 import type { LlmRuntime } from "../../llm/llm-runtime.js";
 import { parseModelSpec } from "../../llm/model-registry.js";
 import { costOf, priceOf } from "../../llm/model-prices.js";
-import { AgentFailure, type AgentFactory, type AgentSession } from "./types.js";
+import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import { AgentFailure, type AgentFactory, type AgentRun, type AgentSession } from "./types.js";
 import { modelFailureKind } from "./failure-class.js";
 import { CustomerFailure } from "../customer/types.js";
 
@@ -48,45 +49,53 @@ export function modelAgent(spec: string, runtime: LlmRuntime): AgentFactory {
       run: async (session) => {
         const model = runtime.chatModel({ role: AGENT_RUNTIME_ROLE, stage: "evaluate", item: task, variant: `seed-${seed}` });
         if (!model) throw new AgentFailure("internal", `no model resolved for ${spec}`);
-        // Each model turn counts against the session's max_turns (the loop only binds tools and invokes).
-        const counted = {
-          bindTools: (tools: Parameters<typeof model.bindTools>[0]) => {
-            const bound = model.bindTools(tools);
-            return { invoke: (m: unknown) => (session.turn(), bound.invoke(m as never)) };
-          },
-        } as unknown as typeof model;
-        let customerFailure: CustomerFailure | null = null;
-        let result;
-        try {
-          result = await runAgentLoop({
-            model: counted,
-            tools: session.tools,
-            messages: [new SystemMessage(agentSystemPrompt(session, role)), new HumanMessage(openingMessage(session))],
-            maxTurns: session.maxTurns + 1,
-            // Text-only turns and malformed arguments are answered every time; only the turn bound ends the episode.
-            maxNudges: session.maxTurns,
-            execute: async (call) => {
-              try {
-                return await session.call(call.name, call.args);
-              } catch (e) {
-                // The customer's provider failed: end the loop, and the episode errors below.
-                if (e instanceof CustomerFailure) {
-                  customerFailure = e;
-                  return { content: { error: e.message }, done: true };
-                }
-                throw e;
-              }
-            },
-          });
-        } catch (e) {
-          const kind = modelFailureKind(e);
-          if (kind) throw new AgentFailure(kind, (e as Error).message);
-          throw e;
-        }
-        if (customerFailure) throw customerFailure;
-        const usage = { calls: result.turns.length, input_tokens: result.tokensIn, output_tokens: result.tokensOut, cost_usd: ref ? costOf(priceOf(ref), result.tokensIn, result.tokensOut) : null };
-        return { end: result.outcome === "gave_up" ? "gave_up" : "finished", usage };
+        return runModelAgent(model, session, role, ref ? (i, o) => costOf(priceOf(ref), i, o) : () => null);
       },
     }),
   };
+}
+
+/**
+ * The model agent's run on one session (the one agent loop): what `provider:model` agents do, and
+ * what the build's solver and calibrator do on a simulated-only task. `cost` prices the tokens.
+ */
+export async function runModelAgent(model: Pick<BaseChatModel, "bindTools">, session: AgentSession, role: string, cost: (tokensIn: number, tokensOut: number) => number | null = () => null, extra = ""): Promise<AgentRun> {
+  // Each model turn counts against the session's max_turns (the loop only binds tools and invokes).
+  const counted = {
+    bindTools: (tools: never) => {
+      const bound = (model as { bindTools(t: never): { invoke(m: never): unknown } }).bindTools(tools);
+      return { invoke: (m: unknown) => (session.turn(), bound.invoke(m as never)) };
+    },
+  } as unknown as Pick<BaseChatModel, "bindTools">;
+  let customerFailure: CustomerFailure | null = null;
+  let result;
+  try {
+    result = await runAgentLoop({
+      model: counted,
+      tools: session.tools,
+      messages: [new SystemMessage(agentSystemPrompt(session, role)), new HumanMessage(`${openingMessage(session)}${extra}`)],
+      maxTurns: session.maxTurns + 1,
+      // Text-only turns and malformed arguments are answered every time; only the turn bound ends the episode.
+      maxNudges: session.maxTurns,
+      execute: async (call) => {
+        try {
+          return await session.call(call.name, call.args);
+        } catch (e) {
+          // The customer's provider failed: end the loop, and the episode errors below.
+          if (e instanceof CustomerFailure) {
+            customerFailure = e;
+            return { content: { error: e.message }, done: true };
+          }
+          throw e;
+        }
+      },
+    });
+  } catch (e) {
+    const kind = modelFailureKind(e);
+    if (kind) throw new AgentFailure(kind, (e as Error).message);
+    throw e;
+  }
+  if (customerFailure) throw customerFailure;
+  const usage = { calls: result.turns.length, input_tokens: result.tokensIn, output_tokens: result.tokensOut, cost_usd: cost(result.tokensIn, result.tokensOut) };
+  return { end: result.outcome === "gave_up" ? "gave_up" : "finished", usage };
 }

@@ -1,6 +1,7 @@
 import { ScriptedCustomer } from "../../world/customer-sim.js";
 import { PROPOSALS_TABLE } from "../../world/schema-sql.js";
 import type { Customer, CustomerInput } from "./types.js";
+import type { Task } from "../../schemas/index.js";
 
 /** A proposal id as the world writes them (`PR-0001`). */
 const PROPOSAL_ID = /\bPR-\d{4,}\b/g;
@@ -12,7 +13,7 @@ const ASKS_APPROVAL = /\bapprov/i;
  * in the agent's own words: the customer decides on that proposal exactly as on an approval action
  * (only terms it agreed to). Any other message is answered as the scripted customer answers.
  */
-export function deterministicCustomer(input: CustomerInput): Customer {
+export function deterministicCustomer(input: Omit<CustomerInput, "task" | "seed"> & { task: Pick<Task, "scenario">; seed?: number }): Customer {
   const { task, episode } = input;
   const scripted = new ScriptedCustomer(task, episode);
   const existing = (text: string): string | null => {

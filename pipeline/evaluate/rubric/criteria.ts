@@ -1,4 +1,4 @@
-import type { AcceptanceCheck, Task } from "../../schemas/index.js";
+import type { AcceptanceCheck, SimulatedTask, Task } from "../../schemas/index.js";
 
 /** One rubric criterion: what a check asserts and why it exists, in words. */
 export interface Criterion {
@@ -20,4 +20,9 @@ function why(c: AcceptanceCheck): string {
  */
 export function rubricCriteria(task: Pick<Task, "checks">): Criterion[] {
   return (["goal", "process", "protection"] as const).flatMap((group) => task.checks[group].map((c) => ({ id: c.id, group, text: `${c.description} (enforces ${why(c)})` })));
+}
+
+/** The rubric of a simulated-only task: its own criteria, each with the clauses it enforces. */
+export function simulatedRubricCriteria(task: Pick<SimulatedTask, "rubric">): Criterion[] {
+  return task.rubric.map((c) => ({ id: c.id, group: c.group, text: `${c.text} (enforces ${c.clauses.join(", ")})` }));
 }

@@ -1,0 +1,30 @@
+import { FoundryError } from "../core/errors.js";
+import { services, type NodeConfig } from "../build/services.js";
+import { SIMULATED_ROLES } from "../build/strategies.js";
+import type { BuildStateType, BuildUpdate } from "../graph/state.js";
+
+/**
+ * simulated environment: the first node of a simulated-only domain's branch (`environment:
+ * simulated` on its card, no world.yaml). Every role of the branch needs a model: without one for
+ * each of them the build stops here, naming the roles that lack one — there is no deterministic
+ * way to simulate an environment that has no world.
+ */
+export async function simulatedEnvironment(state: BuildStateType, config?: NodeConfig): Promise<BuildUpdate> {
+  const svc = services(config);
+  svc.onNode?.("simulated_environment");
+  const missing = SIMULATED_ROLES.filter((r) => !svc.simulated?.[r]);
+  if (missing.length > 0) {
+    throw new FoundryError(
+      "SIMULATED_NEEDS_MODELS",
+      `${state.domain} is a simulated-only domain (environment: simulated, no world.yaml): building it needs a model for ${missing.join(", ")} (configure each with --model-for ROLE=provider:model or FOUNDRY_MODEL_<ROLE>, or --model for every role); nothing is built offline`,
+      { file: `${state.paths.sources}/${state.domain}/domain.yaml`, path: "environment" },
+      "simulated",
+    );
+  }
+  throw new FoundryError(
+    "SIMULATED_BUILD_UNAVAILABLE",
+    `${state.domain} is a simulated-only domain: this version checks its sources and its models but does not build it yet (the environment builder's configuration, the task designer's tasks and the calibrated release of such a domain are not written)`,
+    { file: `${state.paths.sources}/${state.domain}/domain.yaml`, path: "environment" },
+    "simulated",
+  );
+}
