@@ -1,7 +1,5 @@
 import { join } from "node:path";
-import { knowledgeBase } from "../build/load-context.js";
-import { validateSources } from "../sources/check-sources.js";
-import { formatIssue } from "../core/errors.js";
+import { knowledgeBase, loadValidDomain } from "../build/load-context.js";
 import type { DomainCard } from "../schemas/index.js";
 import type { KnowledgeDocument } from "../world/documents-tool.js";
 import { domainClauses } from "../../validation/simulated-task-refs.js";
@@ -22,11 +20,9 @@ export interface SimulatedDomain {
   seed: number;
 }
 
-/** The simulated-only domain of this state, read from its sources with the one validation ingest ran (small: a card and documents). */
+/** The simulated-only domain of this state, read from its sources (small: a card and documents; ingest validated them). */
 export function simulatedDomain(state: BuildStateType): SimulatedDomain {
-  const dir = join(state.paths.sources, state.domain);
-  const { check, loaded } = validateSources(dir);
-  if (check.issues.length > 0 || !loaded.card) throw new FoundryError("SOURCES_INVALID", `${dir} has ${check.issues.length} problem(s); run synth check-sources:\n  ${check.issues.map((i) => formatIssue(i)).join("\n  ")}`, { file: dir });
+  const loaded = loadValidDomain(join(state.paths.sources, state.domain));
   const seed = state.seed ?? loaded.card.generation.seed;
   const card = { ...loaded.card, generation: { ...loaded.card.generation, seed } };
   const documents = knowledgeBase(loaded);

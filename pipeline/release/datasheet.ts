@@ -3,6 +3,9 @@ import type { DomainSummary } from "./collect-domain.js";
 import { rate, type ReleaseStats } from "./release-stats.js";
 import { exerciseFigures } from "./exercise-figures.js";
 import { qualityFiguresSection } from "./quality-section.js";
+import { simulatedSection } from "./simulated-section.js";
+import { table } from "./markdown-table.js";
+import type { SimulatedSummary } from "./collect-simulated.js";
 
 /** What the datasheet states about how the release was built (the same values the manifest holds). */
 export interface BuildFacts {
@@ -18,10 +21,6 @@ export interface BuildFacts {
 
 const DIFFICULTY_ORDER = ["easy", "medium", "hard", "expert", "uncalibrated"];
 
-function table(head: string[], rows: Array<Array<string | number>>): string {
-  const line = (cells: Array<string | number>) => `| ${cells.map((c) => String(c).replace(/\|/g, "\\|")).join(" | ")} |`;
-  return [line(head), line(head.map(() => "---")), ...rows.map(line)].join("\n");
-}
 
 function limitations(domains: readonly DomainSummary[], stats: ReleaseStats, facts: BuildFacts): string[] {
   const out: string[] = [];
@@ -57,7 +56,7 @@ export interface AuditFigures {
   mutants: { total: number; killed: number };
 }
 
-export function renderDatasheet(domains: readonly DomainSummary[], stats: ReleaseStats, facts: BuildFacts, audit: AuditFigures | null = null): string {
+export function renderDatasheet(domains: readonly DomainSummary[], stats: ReleaseStats, facts: BuildFacts, audit: AuditFigures | null = null, simulated: readonly SimulatedSummary[] = []): string {
   const industries = new Map<string, { domains: number; tasks: number }>();
   for (const d of domains) {
     const i = industries.get(d.card.industry) ?? { domains: 0, tasks: 0 };
@@ -153,6 +152,7 @@ export function renderDatasheet(domains: readonly DomainSummary[], stats: Releas
       ],
     ),
     "",
+    ...simulatedSection(simulated),
     "## How it was built",
     "",
     `- Pipeline version ${facts.pipeline.version}, source revision \`${facts.pipeline.revision}\`.`,

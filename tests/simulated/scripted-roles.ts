@@ -1,3 +1,6 @@
+import { cpSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { chat, ScriptedServer, type SeenRequest, type ServerReply } from "../llm/scripted-server.js";
 
 /*
@@ -128,3 +131,11 @@ export async function startScripted(opts: { evaluate?: Record<string, Array<"pas
   const server = await ScriptedServer.start(script.reply);
   return Object.assign(server, script);
 }
+
+/** A temporary workspace holding the fixture domain under sources/. */
+export function simulatedWorkspace(): { root: string; paths: { sources: string; sop: string; generated: string } } {
+  const root = mkdtempSync(join(tmpdir(), "simulated-build-"));
+  cpSync("tests/fixtures/simulated/appliance-repairs", join(root, "sources/appliance-repairs"), { recursive: true });
+  return { root, paths: { sources: join(root, "sources"), sop: join(root, "sop"), generated: join(root, "generated") } };
+}
+

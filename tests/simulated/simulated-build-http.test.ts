@@ -1,5 +1,4 @@
-import { cpSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { resolveConfig } from "../../pipeline/core/config.js";
@@ -7,21 +6,14 @@ import { sha256 } from "../../pipeline/core/canonical-json.js";
 import { runBuild } from "../../pipeline/build/run-build.js";
 import { Progress } from "../../pipeline/build/progress.js";
 import { SimulatedReport, SimulatedTask, SimulatedVerdict } from "../../pipeline/schemas/index.js";
-import { MODELS, startScripted } from "./scripted-roles.js";
+import { MODELS, simulatedWorkspace, startScripted } from "./scripted-roles.js";
 import type { ScriptedServer } from "../llm/scripted-server.js";
 
-const FIXTURE = "tests/fixtures/simulated/appliance-repairs";
 let server: ScriptedServer | null = null;
 afterEach(async () => {
   await server?.close();
   server = null;
 });
-
-export function simulatedWorkspace(): { root: string; paths: { sources: string; sop: string; generated: string } } {
-  const root = mkdtempSync(join(tmpdir(), "simulated-build-"));
-  cpSync(FIXTURE, join(root, "sources/appliance-repairs"), { recursive: true });
-  return { root, paths: { sources: join(root, "sources"), sop: join(root, "sop"), generated: join(root, "generated") } };
-}
 
 const read = (file: string) => JSON.parse(readFileSync(file, "utf8")) as unknown;
 

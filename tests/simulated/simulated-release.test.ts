@@ -1,0 +1,94 @@
+import { readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { resolveConfig } from "../../pipeline/core/config.js";
+import { sha256, stableJson } from "../../pipeline/core/canonical-json.js";
+import { runBuild } from "../../pipeline/build/run-build.js";
+import { Progress } from "../../pipeline/build/progress.js";
+import { exportRelease } from "../../pipeline/release/export-release.js";
+import { auditRelease } from "../../validation/audit/audit-release.js";
+import { cleanupTemp, rehash, tempDir, writableCopy } from "../release/helpers.js";
+import { MODELS, simulatedWorkspace, startScripted } from "./scripted-roles.js";
+import type { ScriptedServer } from "../llm/scripted-server.js";
+
+/*
+ * The fixture simulated-only domain built with scripted models (real ChatOpenAI over HTTP), exported
+ * into a release that audits clean; tampering a stored vote (with the manifest re-hashed, as a careful
+ * forger would) makes the audit fail naming the verdict's file.
+ */
+
+const D = "appliance-repairs";
+const T = `${D}-001`;
+let server: ScriptedServer;
+let release: string;
+let workspace: ReturnType<typeof simulatedWorkspace>;
+
+beforeAll(async () => {
+  workspace = simulatedWorkspace();
+  server = await startScripted();
+  const config = resolveConfig({ env: {}, cwd: "/nonexistent", flags: { models: MODELS, base_url: server.baseUrl, max_retries: 2 } });
+  await runBuild({ config, paths: workspace.paths, progress: new Progress("silent") });
+  release = exportRelease({ name: "simulated", version: "1.0.0", domains: [D], generatedDir: workspace.paths.generated, sourcesDir: workspace.paths.sources, outRoot: join(tempDir("sim-release"), "releases"), revision: "r" }).dir;
+}, 120_000);
+afterAll(async () => {
+  await server?.close();
+  cleanupTemp();
+});
+
+describe("a release of a simulated-only domain", () => {
+  it("holds the task marked simulated-only, its configuration, trajectory and verdict, the simulated-only schemas, and audits clean without a world", () => {
+    const files = Object.keys((JSON.parse(readFileSync(join(release, "manifest.json"), "utf8")) as { files: Record<string, string> }).files).sort();
+    expect(files.filter((f) => f.startsWith(`domains/${D}/`) && !f.includes("/docs/") && !f.includes("/shared/"))).toEqual([
+      `domains/${D}/documents.json`,
+      `domains/${D}/domain.json`,
+      `domains/${D}/env-configs/${T}.json`,
+      `domains/${D}/tasks/${T}.json`,
+      `domains/${D}/trajectories/${T}.json`,
+      `domains/${D}/verdicts/${T}.json`,
+    ]);
+    expect(files.filter((f) => f.startsWith("schemas/simulated-"))).toEqual(["schemas/simulated-domain-card.schema.json", "schemas/simulated-report.schema.json", "schemas/simulated-task.schema.json", "schemas/simulated-verdict.schema.json"]);
+    const manifest = JSON.parse(readFileSync(join(release, "manifest.json"), "utf8")) as { counts: unknown; models: Record<string, string> };
+    expect(manifest.counts).toEqual({ domains: 1, documents: 3, tasks: 1, checks: 0, by_domain: { [D]: { industry: "Commerce", documents: 3, tasks: 1 } } });
+    expect(manifest.models.calibrator).toBe("openai:scripted-calibrator");
+    const task = JSON.parse(readFileSync(join(release, `domains/${D}/tasks/${T}.json`), "utf8")) as { simulated_only: boolean };
+    expect(task.simulated_only).toBe(true);
+    expect(readFileSync(join(release, "README.md"), "utf8")).toContain("## Simulated-only tasks");
+    const r = auditRelease(release);
+    expect([r.ok, r.hash_failures, r.problems, r.tasks, r.golden_passed]).toEqual([true, [], [], 0, 0]);
+    expect(r.simulated).toEqual({ tasks: 1, per_task: [{ domain: D, task: T, criteria: 3, ok: true }] });
+    expect(readdirSync(join(release, "domains", D)).sort()).toEqual(["docs", "documents.json", "domain.json", "env-configs", "tasks", "trajectories", "verdicts"]);
+  });
+
+  it("a stored vote changed (manifest re-hashed) fails the audit, naming the verdict's file and the criterion", () => {
+    const dir = writableCopy(release);
+    const file = `domains/${D}/verdicts/${T}.json`;
+    const verdict = JSON.parse(readFileSync(join(dir, file), "utf8")) as { criteria: Array<{ judgments: Array<{ met: boolean }> }> };
+    verdict.criteria[0]!.judgments[0]!.met = false; // 2–1 for met becomes 1–2
+    writeFileSync(join(dir, file), stableJson(verdict));
+    rehash(dir, file);
+    const r = auditRelease(dir);
+    expect(r.ok).toBe(false);
+    expect(r.problems).toEqual([{ file, reason: "criterion t1-checked: stored as met=true by 2 of 3 (split true), but its 3 stored judgments re-vote to met=false by 2 of 3 (split true)" }]);
+  });
+
+  it("a trajectory changed (manifest re-hashed) no longer has the sha256 its verdict names", () => {
+    const dir = writableCopy(release);
+    const file = `domains/${D}/trajectories/${T}.json`;
+    writeFileSync(join(dir, file), readFileSync(join(dir, file), "utf8").replace("HO-5521", "HO-5522"));
+    rehash(dir, file);
+    const r = auditRelease(dir);
+    expect(r.ok).toBe(false);
+    expect(r.problems.map((p) => p.file)).toEqual([`domains/${D}/verdicts/${T}.json`]);
+    expect(r.problems[0]!.reason).toMatch(/^names trajectory sha256 [0-9a-f]{64}, but domains\/appliance-repairs\/trajectories\/appliance-repairs-001\.json has [0-9a-f]{64}$/);
+  });
+
+  it("a rubric criterion citing a clause no document defines (manifest re-hashed) fails the audit, naming the task file", () => {
+    const dir = writableCopy(release);
+    const file = `domains/${D}/tasks/${T}.json`;
+    writeFileSync(join(dir, file), readFileSync(join(dir, file), "utf8").replace('"RD-1.3"', '"RD-7.7"'));
+    rehash(dir, file);
+    const r = auditRelease(dir);
+    expect(r.ok).toBe(false);
+    expect(r.problems.map((p) => [p.file, p.reason.slice(0, 70)])).toEqual([[file, expect.stringMatching(/^(solution_plan|rubric)\.\d+\.clauses\.\d+: cites clause RD-7\.7, which no d/)]]);
+  });
+});
