@@ -9,6 +9,9 @@ import { exportRelease } from "../../pipeline/release/export-release.js";
 import { auditRelease } from "../../validation/audit/audit-release.js";
 import { cleanupTemp, rehash, tempDir, writableCopy } from "../release/helpers.js";
 import { MODELS, simulatedWorkspace, startScripted } from "./scripted-roles.js";
+import { evaluate } from "../../pipeline/evaluate/evaluate.js";
+import { SimulatedEvaluation } from "../../pipeline/schemas/index.js";
+import { scoreDirectory } from "../../pipeline/evaluate/score/score-dir.js";
 import type { ScriptedServer } from "../llm/scripted-server.js";
 
 /*
@@ -46,7 +49,7 @@ describe("a release of a simulated-only domain", () => {
       `domains/${D}/trajectories/${T}.json`,
       `domains/${D}/verdicts/${T}.json`,
     ]);
-    expect(files.filter((f) => f.startsWith("schemas/simulated-"))).toEqual(["schemas/simulated-domain-card.schema.json", "schemas/simulated-report.schema.json", "schemas/simulated-task.schema.json", "schemas/simulated-verdict.schema.json"]);
+    expect(files.filter((f) => f.startsWith("schemas/simulated-"))).toEqual(["schemas/simulated-domain-card.schema.json", "schemas/simulated-evaluation.schema.json", "schemas/simulated-report.schema.json", "schemas/simulated-task.schema.json", "schemas/simulated-verdict.schema.json"]);
     const manifest = JSON.parse(readFileSync(join(release, "manifest.json"), "utf8")) as { counts: unknown; models: Record<string, string> };
     expect(manifest.counts).toEqual({ domains: 1, documents: 3, tasks: 1, checks: 0, by_domain: { [D]: { industry: "Commerce", documents: 3, tasks: 1 } } });
     expect(manifest.models.calibrator).toBe("openai:scripted-calibrator");
@@ -91,4 +94,70 @@ describe("a release of a simulated-only domain", () => {
     expect(r.ok).toBe(false);
     expect(r.problems.map((p) => [p.file, p.reason.slice(0, 70)])).toEqual([[file, expect.stringMatching(/^(solution_plan|rubric)\.\d+\.clauses\.\d+: cites clause RD-7\.7, which no d/)]]);
   });
+});
+
+const evalSettings = (env: "executable" | "simulated", agent = "openai:scripted-agent") => ({
+  agent,
+  user_sim: "deterministic",
+  conditions: ["E0" as const],
+  fault_events: 1,
+  fault_duration: 1,
+  runs: 2,
+  tasks: null,
+  domains: null,
+  max_turns: null,
+  max_tool_calls: null,
+  wall_time_ms: 600_000,
+  tools: "direct" as const,
+  ablation: "none" as const,
+  seed: 0,
+  env,
+  ...(env === "simulated" ? { env_sim: "openai:scripted-sim" } : {}),
+});
+
+describe("evaluating a release's simulated-only tasks", () => {
+  it("under --env simulated: each run is an episode of the simulated-only driver (scripted agent and simulator over HTTP), judged by the rubric verifier with every vote stored, reported apart from executable tasks", async () => {
+    const s = await startScripted({ evaluate: { t1: ["pass", "fail"] } });
+    try {
+      const out = join(tempDir("sim-eval"), "out");
+      const config = resolveConfig({ env: {}, cwd: "/nonexistent", flags: { base_url: s.baseUrl, max_retries: 2 } });
+      const outcome = await evaluate({ release, out, config, runtime: { cache: null, env: {} }, settings: evalSettings("simulated") });
+      const stored = SimulatedEvaluation.parse(JSON.parse(readFileSync(join(out, "simulated-only.json"), "utf8")));
+      expect(outcome.simulatedOnly).toEqual(stored);
+      expect(stored.skipped).toEqual([]);
+      expect(stored.episodes.map((e) => [e.task, e.condition, e.run, e.status, e.end, e.strict_success, e.criteria.map((c) => `${c.id}:${c.votes}/${c.total}`).join(" ")])).toEqual([
+        [T, "E0", 0, "completed", "finished", true, "t1-checked:3/3 t1-booked:3/3 t1-free:3/3"],
+        [T, "E0", 1, "completed", "finished", false, "t1-checked:3/3 t1-booked:3/3 t1-free:3/3"],
+      ]);
+      expect(stored.episodes[1]!.criteria.find((c) => c.id === "t1-booked")!.met).toBe(false);
+      expect(stored.episodes.every((e) => e.criteria.every((c) => c.judgments.length === 3))).toBe(true);
+      expect(stored.strict_success).toEqual({ passed: 1, completed: 2, rate: 0.5 });
+      // The agent was offered the configuration's tools; every business call answered by the simulator.
+      const trace = JSON.parse(readFileSync(join(out, stored.episodes[0]!.trace!), "utf8")) as { events: Array<{ kind: string; name?: string; simulated?: boolean }> };
+      expect(trace.events.filter((e) => e.kind === "tool_call").map((e) => [e.name, e.simulated])).toEqual([["lookup_order", true], ["book_repair", true]]);
+      // Apart from executable tasks: summary.json holds none of them; report.html lists them in a section of their own.
+      expect(outcome.summary.episodes.total).toBe(0);
+      const html = readFileSync(join(out, "report.html"), "utf8");
+      expect(html).toContain("<h2>Simulated-only tasks</h2>");
+      expect(html).toContain("t1-booked not met 3/3");
+      // synth score re-votes the stored judgments and writes the same report.
+      const again = await scoreDirectory(out, { release });
+      expect(again.disagreements).toEqual([]);
+      expect(readFileSync(join(out, "report.html"), "utf8")).toBe(html);
+    } finally {
+      await s.close();
+    }
+  }, 120_000);
+
+  it("under --env executable (the default) they are skipped with the reason, never scored by checks, and no model is asked", async () => {
+    const out = join(tempDir("sim-eval-exec"), "out");
+    const outcome = await evaluate({ release, out, config: resolveConfig({ env: {}, cwd: "/nonexistent" }), settings: evalSettings("executable", "noop") });
+    expect(outcome.simulatedOnly).toEqual({
+      env: "executable",
+      skipped: [{ task: T, domain: D, reason: "a simulated-only task has no world and no executable checks: it runs only under --env simulated (scored by its rubric), never under --env executable" }],
+      episodes: [],
+      strict_success: { passed: 0, completed: 0, rate: null },
+    });
+    expect(outcome.results).toEqual([]);
+  }, 60_000);
 });

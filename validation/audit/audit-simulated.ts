@@ -1,6 +1,6 @@
 import { sha256 } from "../../pipeline/core/canonical-json.js";
 import { SimulatedDomainCard, SimulatedReport, SimulatedTask, SimulatedVerdict, Trace } from "../../pipeline/schemas/index.js";
-import { majorityVote } from "../majority-vote.js";
+import { revoteProblems, rubricGroups } from "../rubric-revote.js";
 import { domainClauses, simulatedTaskRefProblems } from "../simulated-task-refs.js";
 import { KnowledgeBaseFile } from "./knowledge-document.js";
 import { parseFile, type ReleaseContents } from "./parse-release.js";
@@ -35,17 +35,12 @@ function revote(verdict: SimulatedVerdict, task: SimulatedTask, file: string, pr
   const ids = task.rubric.map((c) => c.id);
   const stored = verdict.criteria.map((c) => c.id);
   if (ids.join(",") !== stored.join(",")) problems.push({ file, reason: `judges criteria [${stored.join(", ")}], the task's rubric has [${ids.join(", ")}]` });
+  for (const reason of revoteProblems(verdict.criteria)) problems.push({ file, reason });
   for (const c of verdict.criteria) {
-    const vote = majorityVote(c.judgments.map((j) => j.met));
-    const split = vote.votes < vote.total;
-    if (vote.winner !== c.met || vote.votes !== c.votes || vote.total !== c.total || split !== c.split) {
-      problems.push({ file, reason: `criterion ${c.id}: stored as met=${String(c.met)} by ${c.votes} of ${c.total} (split ${String(c.split)}), but its ${c.judgments.length} stored judgments re-vote to met=${String(vote.winner)} by ${vote.votes} of ${vote.total} (split ${String(split)})` });
-    }
     const group = task.rubric.find((r) => r.id === c.id)?.group;
     if (group && group !== c.group) problems.push({ file, reason: `criterion ${c.id} is stored in group ${c.group}, the task's rubric puts it in ${group}` });
   }
-  const all = (g: string) => verdict.criteria.filter((c) => c.group === g).every((c) => c.met === true);
-  const groups = { goal: all("goal"), process: all("process"), protection: all("protection") };
+  const groups = rubricGroups(verdict.criteria);
   for (const g of ["goal", "process", "protection"] as const) if (groups[g] !== verdict[g]) problems.push({ file, reason: `${g} is stored as ${String(verdict[g])}, its criteria say ${String(groups[g])}` });
   const passed = groups.goal && groups.process && groups.protection;
   if (passed !== verdict.passed) problems.push({ file, reason: `passed is stored as ${String(verdict.passed)}, its groups say ${String(passed)}` });

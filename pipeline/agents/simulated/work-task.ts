@@ -2,13 +2,8 @@ import { sha256, stableJson } from "../../core/canonical-json.js";
 import type { EnvConfig, SimulatedTask, SimulatedVerdict, Trace } from "../../schemas/index.js";
 import type { KnowledgeDocument } from "../../world/documents-tool.js";
 import type { RuntimeChatModel } from "../../llm/runtime-chat-model.js";
-import { runSimulatedOnlyEpisode, type SimulatedOnlyEpisode } from "../../evaluate/env-sim/simulated-only-episode.js";
+import { runSimulatedOnlyEpisode, simulatedCallBound, type SimulatedOnlyEpisode } from "../../evaluate/env-sim/simulated-only-episode.js";
 import { runModelAgent } from "../../evaluate/agents/model.js";
-
-/** Agent calls an episode of a simulated-only task may make: three per plan step, at least 20. */
-export function simulatedCallBound(task: Pick<SimulatedTask, "solution_plan">): number {
-  return Math.max(20, 3 * task.solution_plan.length);
-}
 
 /** Wall-time bound of one build episode (ms). */
 const WALL_TIME_MS = 10 * 60_000;
