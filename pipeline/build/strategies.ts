@@ -110,7 +110,10 @@ export function chooseStrategies(config: FoundryConfig, runtime: LlmRuntime | nu
       if (spec === "deterministic") continue;
       const m = runtime?.chatModel({ role, stage: `simulated_${role}` });
       if (!m) throw new FoundryError("LLM_NOT_CONFIGURED", `a model is configured for ${role} but the LLM runtime could not provide it`);
-      simulated[role] = { model: m, spec: (parseModelSpec(spec) as { spec: string }).spec, native: config.structured_output === "native" };
+      const ref = parseModelSpec(spec) as NonNullable<ReturnType<typeof parseModelSpec>>;
+      simulated[role] = { model: m, spec: ref.spec, native: config.structured_output === "native" };
+      // env-sim is no executable build role: its descriptor is recorded here, with the build's others.
+      if (role === "env-sim") names[role] = strategyDescriptor(ref.spec, modelSettings(config, ref));
     }
   }
   // Retries and timeouts are the runtime's (one budget, `max_retries`); the strategies only choose how to ask.

@@ -69,7 +69,7 @@ export async function simulatedCollect(state: BuildStateType, config?: NodeConfi
     code_fingerprint: svc.codeFingerprint,
     seed: domain.seed,
     strategies: Object.fromEntries(SIMULATED_ROLES.map((role) => [role, "llm" as const])),
-    models: { ...svc.models, ...models },
+    models: svc.models,
     model_settings: svc.modelSettings,
     sources_hash: state.sourcesHash,
     // No SOP and no world: the knowledge base and the configuration's shared part stand in their places.

@@ -70,5 +70,14 @@ describe("a simulated-only domain built with scripted models (real ChatOpenAI ov
     ]);
     expect(verdict.passed).toBe(true);
     expect(readdirSync(gen).sort()).toEqual(["build-record.json", "documents.json", "env-configs", "report.json", "tasks", "trajectories", "validation.json", "verdicts"]);
+
+    // Same inputs, same bytes: a rebuild is answered by the response cache (no request reaches the server) and changes no file.
+    const files = (dir: string): Record<string, string> => Object.fromEntries(readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => [join(e.parentPath, e.name), readFileSync(join(e.parentPath, e.name), "utf8")]));
+    const before = files(gen);
+    const asked = s.requests.length;
+    const again = await runBuild({ config, paths, progress: new Progress("silent") });
+    expect(again.domains.map((d) => [d.released, d.dropped, d.written])).toEqual([[1, 3, []]]);
+    expect(s.requests.length).toBe(asked);
+    expect(files(gen)).toEqual(before);
   }, 120_000);
 });

@@ -52,7 +52,8 @@ describe("a release of a simulated-only domain", () => {
     expect(files.filter((f) => f.startsWith("schemas/simulated-"))).toEqual(["schemas/simulated-domain-card.schema.json", "schemas/simulated-evaluation.schema.json", "schemas/simulated-report.schema.json", "schemas/simulated-task.schema.json", "schemas/simulated-verdict.schema.json"]);
     const manifest = JSON.parse(readFileSync(join(release, "manifest.json"), "utf8")) as { counts: unknown; models: Record<string, string> };
     expect(manifest.counts).toEqual({ domains: 1, documents: 3, tasks: 1, checks: 0, by_domain: { [D]: { industry: "Commerce", documents: 3, tasks: 1 } } });
-    expect(manifest.models.calibrator).toBe("openai:scripted-calibrator");
+    expect(manifest.models.calibrator).toMatch(/^openai:scripted-calibrator \(temperature 0, base_url http:\/\/127\.0\.0\.1:\d+\/v1, structured_output native\)$/);
+    expect(manifest.models["env-sim"]).toMatch(/^openai:scripted-sim \(/);
     const task = JSON.parse(readFileSync(join(release, `domains/${D}/tasks/${T}.json`), "utf8")) as { simulated_only: boolean };
     expect(task.simulated_only).toBe(true);
     expect(readFileSync(join(release, "README.md"), "utf8")).toContain("## Simulated-only tasks");
