@@ -73,7 +73,7 @@ export function renderDatasheet(domains: readonly DomainSummary[], stats: Releas
     "",
     facts.replaces === null ? "This is the first version of this release." : `This version replaces ${facts.name} ${facts.replaces}, which stays in the project's version history; \`synth diff\` compares the two.`,
     "",
-    `A frozen, executable agent benchmark: ${stats.tasks} task(s) in ${domains.length} domain(s), built by the benchmark foundry from professional reference documents. Each task runs against its own copy of a SQLite world, with a simulated customer, and is judged by deterministic checks over the whole execution trace (strict success = Goal ∧ Process ∧ Protection). Every task's golden trace replays from the initial state and passes all its checks.`,
+    `A frozen, executable agent benchmark: ${stats.tasks} task(s) in ${domains.length} domain(s), built by the benchmark foundry from professional reference documents. Each task runs against its own copy of a SQLite world, with a simulated customer, and is judged by deterministic checks over the whole execution trace (strict success = Goal ∧ Process ∧ Protection). Every task's golden trace replays from the initial state and passes all its checks.${simulated.length > 0 ? ` These figures are of the executable tasks; the release also holds ${simulated.reduce((n, d) => n + d.tasks.length, 0)} simulated-only task(s), described apart in "Simulated-only tasks" below.` : ""}`,
     "",
     "Every file is listed with its sha256 in `manifest.json`. To verify the release and re-run its golden and violation traces: `synth audit <this folder>`. To compare two releases: `synth diff A B`.",
     "",
