@@ -63,6 +63,16 @@ describe("a release of a simulated-only domain", () => {
     expect(readdirSync(join(release, "domains", D)).sort()).toEqual(["docs", "documents.json", "domain.json", "env-configs", "tasks", "trajectories", "verdicts"]);
   });
 
+  it("synth diff and synth show, which read executable domains, refuse it by name", async () => {
+    const { loadRelease } = await import("../../pipeline/release/read-release.js");
+    expect(() => loadRelease(release)).toThrow(`synth diff compares executable domains only; this release holds simulated-only domain(s) ${D}`);
+    const { openShowRelease } = await import("../../pipeline/show/open-release.js");
+    const { findTask } = await import("../../pipeline/show/build-task-view.js");
+    const shown = openShowRelease(release, undefined, { strict: true });
+    expect(shown.simulated).toEqual([D]);
+    expect(() => findTask(shown, T)).toThrow(`${T} is a task of the simulated-only domain ${D}: synth show views executable tasks`);
+  });
+
   it("a stored vote changed (manifest re-hashed) fails the audit, naming the verdict's file and the criterion", () => {
     const dir = writableCopy(release);
     const file = `domains/${D}/verdicts/${T}.json`;
