@@ -2,7 +2,7 @@ import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resolveConfig } from "../../pipeline/core/config.js";
-import { sha256, stableJson } from "../../pipeline/core/canonical-json.js";
+import { stableJson } from "../../pipeline/core/canonical-json.js";
 import { runBuild } from "../../pipeline/build/run-build.js";
 import { Progress } from "../../pipeline/build/progress.js";
 import { exportRelease } from "../../pipeline/release/export-release.js";
