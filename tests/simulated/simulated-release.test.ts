@@ -8,6 +8,7 @@ import { Progress } from "../../pipeline/build/progress.js";
 import { exportRelease } from "../../pipeline/release/export-release.js";
 import { auditRelease } from "../../validation/audit/audit-release.js";
 import { cleanupTemp, rehash, tempDir, writableCopy } from "../release/helpers.js";
+import { runCli } from "../cli/run-cli.js";
 import { MODELS, simulatedWorkspace, startScripted } from "./scripted-roles.js";
 import { evaluate } from "../../pipeline/evaluate/evaluate.js";
 import { SimulatedEvaluation } from "../../pipeline/schemas/index.js";
@@ -171,4 +172,16 @@ describe("evaluating a release's simulated-only tasks", () => {
     });
     expect(outcome.results).toEqual([]);
   }, 60_000);
+
+  it("through the CLI (real processes, offline): synth audit lists the task apart, synth evaluate --agent noop skips it with the reason", () => {
+    const audit = runCli(["audit", release]);
+    expect(audit.code).toBe(0);
+    expect(audit.stdout).toContain(`ok   ${D}/${T}: simulated-only, 3 rubric criteria re-voted (not replayed: no world)`);
+    expect(audit.stdout).toContain("; 1 of 1 simulated-only tasks check out;");
+    const out = join(tempDir("sim-eval-cli"), "out");
+    const ev = runCli(["evaluate", release, "--agent", "noop", "--conditions", "E0", "--out", out], { env: { FOUNDRY_MODEL: "", OPENAI_API_KEY: "" } });
+    expect(ev.stderr).not.toContain("Error");
+    expect(ev.code).toBe(0);
+    expect(ev.stdout).toContain(`simulated-only   — (0 of 0 episodes, rubric only; 1 task(s) skipped): ${join(out, "simulated-only.json")}`);
+  }, 120_000);
 });
