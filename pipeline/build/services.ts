@@ -2,6 +2,7 @@ import type { TaskDesigner, RubricWriter, Solver, Repairer, Calibrator, DomainCo
 import type { Sop } from "../schemas/index.js";
 import type { Progress } from "./progress.js";
 import type { StageCache } from "./stage-cache.js";
+import type { SimulatedModels } from "./strategies.js";
 
 /**
  * What the graph's nodes use besides their state: the agent strategies chosen for this build, the
@@ -20,7 +21,7 @@ export interface BuildServices {
   /** Writes environment configurations from the documents (the environment builder's llm strategy); null: the world model's rendering. */
   envConfigWriter?: EnvConfigWriter | null;
   /** The simulated-only branch's models by role (build/strategies.ts SIMULATED_ROLES); empty when none is configured or no domain is simulated-only. */
-  simulated?: import("./strategies.js").SimulatedModels;
+  simulated?: SimulatedModels;
   /** Strategy names per role, recorded in reports and release manifests. */
   strategies: Record<string, string>;
   /** Model per agent role (every role; `deterministic` when none), recorded in the build record. */

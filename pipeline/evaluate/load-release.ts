@@ -13,6 +13,8 @@ import { parseFile, parseOwnFiles, readReleaseTask, listDomainTasks, releaseDoma
 import { isSimulatedDomain } from "../../validation/audit/audit-simulated.js";
 import { KnowledgeBaseFile } from "../../validation/audit/knowledge-document.js";
 import { ReleaseEnvConfigs } from "./release-env-configs.js";
+import { ReleaseGoldens } from "./release-goldens.js";
+import type { KnowledgeDocumentEntry } from "../../validation/audit/knowledge-document.js";
 import { storedState } from "../../validation/audit/audit-task.js";
 import { domainFiles, envConfigFile, goldenFile, isEnvConfig, isValidationReport, parseDomainPath, taskFile } from "../../validation/audit/release-layout.js";
 
@@ -31,7 +33,8 @@ export interface EvalDomain {
 export interface EvalTask {
   domain: EvalDomain;
   task: Task;
-  golden: Trace;
+  /** Read from the release when asked for (release-goldens.ts: checked at load, a few kept). */
+  readonly golden: Trace;
   /**
    * The task's environment configuration (simulated and hybrid evaluation), read from the release
    * when called (release-env-configs.ts: checked at load, not kept); null when the release ships none.
@@ -60,6 +63,20 @@ export interface EvalRelease {
   simulated: EvalSimulatedTask[];
 }
 
+/** An EvalTask whose golden trace is read on demand. */
+class ReleaseTask implements EvalTask {
+  constructor(
+    readonly domain: EvalDomain,
+    readonly task: Task,
+    private readonly goldens: ReleaseGoldens,
+    readonly env_config: (() => EnvConfig) | null,
+  ) {}
+
+  get golden(): Trace {
+    return this.goldens.get(this.domain.id, this.task.id);
+  }
+}
+
 const NAME = /^[a-z0-9][a-z0-9_-]*$/;
 
 /**
@@ -85,9 +102,10 @@ export function findReleaseDir(arg: string, root = join("generated", "releases")
  */
 export function loadEvalRelease(arg: string, root?: string): EvalRelease {
   const dir = findReleaseDir(arg, root);
-  // Kept in memory: the domains' own files, tasks and golden traces (episodes need them). Violation
-  // traces, validation reports and environment configurations are hashed and read again when needed.
-  const integrity = verifyIntegrity(dir, { keep: (path) => !isValidationReport(path) && !isEnvConfig(path) && parseDomainPath(path)?.kind !== "violation" });
+  // Kept in memory: the domains' own files and tasks. Golden traces and environment configurations
+  // are hashed here, checked below and read again when an episode needs them; violation traces and
+  // validation reports are the audit's and are not read.
+  const integrity = verifyIntegrity(dir, { keep: (path) => !isValidationReport(path) && !isEnvConfig(path) && (parseDomainPath(path)?.kind ?? "task") === "task" });
   const refuse = (failures: Array<{ file: string; reason: string }>): never => {
     const errors = failures.map((f) => new FoundryError("RELEASE_TAMPERED", `refusing to evaluate: ${f.reason}`, { file: join(dir, f.file) }));
     throw errors.length === 1 ? errors[0] : new AggregateError(errors, `refusing to evaluate ${dir}: ${errors.length} files do not match the manifest`);
@@ -100,6 +118,8 @@ export function loadEvalRelease(arg: string, root?: string): EvalRelease {
   const tasks: EvalTask[] = [];
   const configs = new ReleaseEnvConfigs(integrity.contents);
   const simulated: EvalSimulatedTask[] = [];
+  const documents = new Map<string, KnowledgeDocumentEntry[]>();
+  const goldens = new ReleaseGoldens(release, documents);
   for (const id of releaseDomainIds(manifest)) {
     if (isSimulatedDomain(release, id)) {
       simulated.push(...simulatedTasks(release, id, configs, problems));
@@ -111,6 +131,7 @@ export function loadEvalRelease(arg: string, root?: string): EvalRelease {
     const compiled = compileWorld(d.world, domainFiles(id).world);
     const domain: EvalDomain = { id, card: d.card, world: d.world, compiled, base: storedState(compiled, d.state, d.card.generation.seed), documents: d.documents };
     domains.push(domain);
+    documents.set(id, d.documents);
     // Violation traces are the audit's; an episode never reads them.
     const listing = listDomainTasks(release, id);
     listing.violations.clear();
@@ -118,7 +139,7 @@ export function loadEvalRelease(arg: string, root?: string): EvalRelease {
       const { task, golden } = readReleaseTask(release, id, name, listing, d.documents, problems);
       if (!task) continue;
       if (!golden) problems.push({ file: `${goldenFile(id, task.id)}`, reason: "required file is missing from the release" });
-      else tasks.push({ domain, task, golden, env_config: configs.check(id, task.id, problems) ? () => configs.load(id, task.id) : null });
+      else tasks.push(new ReleaseTask(domain, task, goldens, configs.check(id, task.id, problems) ? () => configs.load(id, task.id) : null));
     }
   }
   if (problems.length > 0) refuse(problems);
