@@ -132,8 +132,8 @@ async function runThread(entry: RunEntry, domain: string, svc: BuildServices, fr
   return {
     domain,
     paused: pause ? (pause.value as { stage: string; message: string }) : null,
-    released: (final.records ?? []).filter((r) => r.status === "verified").length,
-    dropped: (final.records ?? []).filter((r) => r.status === "dropped").length,
+    released: (final.records ?? []).filter((r) => r.status === "verified").length + (final.simRecords ?? []).filter((r) => r.status === "released").length,
+    dropped: (final.records ?? []).filter((r) => r.status === "dropped").length + (final.simRecords ?? []).filter((r) => r.status === "dropped").length,
     written: final.written ?? [],
     records: final.records ?? [],
     stages: final.stages ?? [],

@@ -53,7 +53,7 @@ export const SIMULATED_ROLES = ["environment-builder", "task-designer", "solver"
 export type SimulatedRole = (typeof SIMULATED_ROLES)[number];
 
 /** The configured model of each simulated-only role (absent: none configured), with its `provider:model`. */
-export type SimulatedModels = Partial<Record<SimulatedRole, { model: RuntimeChatModel; spec: string }>>;
+export type SimulatedModels = Partial<Record<SimulatedRole, { model: RuntimeChatModel; spec: string; native: boolean }>>;
 
 /** Roles of the build whose work is deterministic by design: the gates never ask a model. */
 const DETERMINISTIC_BY_DESIGN: AgentRole[] = ["verifier"];
@@ -110,7 +110,10 @@ export function chooseStrategies(config: FoundryConfig, runtime: LlmRuntime | nu
       if (spec === "deterministic") continue;
       const m = runtime?.chatModel({ role, stage: `simulated_${role}` });
       if (!m) throw new FoundryError("LLM_NOT_CONFIGURED", `a model is configured for ${role} but the LLM runtime could not provide it`);
-      simulated[role] = { model: m, spec: (parseModelSpec(spec) as { spec: string }).spec };
+      const ref = parseModelSpec(spec) as NonNullable<ReturnType<typeof parseModelSpec>>;
+      simulated[role] = { model: m, spec: ref.spec, native: config.structured_output === "native" };
+      // env-sim is no executable build role: its descriptor is recorded here, with the build's others.
+      if (role === "env-sim") names[role] = strategyDescriptor(ref.spec, modelSettings(config, ref));
     }
   }
   // Retries and timeouts are the runtime's (one budget, `max_retries`); the strategies only choose how to ask.

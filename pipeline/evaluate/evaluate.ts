@@ -5,7 +5,9 @@ import type { EpisodeResult, EvaluationResult } from "../schemas/evaluation-resu
 import type { FoundryConfig } from "../core/config.js";
 import { FoundryError, quote } from "../core/errors.js";
 import type { LlmRuntimeOptions } from "../llm/llm-runtime.js";
-import { loadEvalRelease, type EvalRelease, type EvalTask } from "./load-release.js";
+import { loadEvalRelease, type EvalRelease, type EvalSimulatedTask, type EvalTask } from "./load-release.js";
+import { evaluateSimulatedOnly } from "./simulated-only-tasks.js";
+import type { SimulatedEvaluation } from "../schemas/index.js";
 import { assertSameSettings, EvaluationSettings, SETTINGS_FILE } from "./settings.js";
 import { agentKind, agentSlug } from "./agents/registry.js";
 import { checkEnvSettings, simulatedOps } from "./env-sim/env-mode.js";
@@ -51,19 +53,31 @@ export interface EvaluateOutcome {
   summary: EvaluationResult;
   summaryPath: string;
   reportPath: string;
+  /** The selected simulated-only tasks' results (`simulated-only.json`), reported apart; null when none was selected. */
+  simulatedOnly: SimulatedEvaluation | null;
 }
 
-/** The tasks the settings select, in release order; an unknown domain or task id is a usage error naming it. */
+/** The simulated-only tasks the settings select, in release order (a replayed trace's agent selects none: it is of an executable task). */
+export function selectSimulated(release: EvalRelease, settings: Pick<EvaluationSettings, "tasks" | "domains">, agentTasks: readonly string[] | null): EvalSimulatedTask[] {
+  if (agentTasks !== null) return [];
+  return release.simulated.filter((t) => (settings.domains === null || settings.domains.includes(t.domain.id)) && (settings.tasks === null || settings.tasks.includes(t.task.id)));
+}
+
+/**
+ * The executable tasks the settings select, in release order; an unknown domain or task id is a
+ * usage error naming it, and so is a selection of no task of either kind (simulated-only tasks
+ * are selected by selectSimulated).
+ */
 export function selectTasks(release: EvalRelease, settings: Pick<EvaluationSettings, "tasks" | "domains">, agentTasks: readonly string[] | null): EvalTask[] {
-  const domains = new Set(release.domains.map((d) => d.id));
+  const domains = new Set([...release.domains.map((d) => d.id), ...release.simulated.map((t) => t.domain.id)]);
   for (const d of settings.domains ?? []) if (!domains.has(d)) throw new FoundryError("USAGE", `--domains: the release has no domain ${quote(d)} (it has ${[...domains].join(", ")})`, { path: "--domains" }, d);
-  const ids = new Set(release.tasks.map((t) => t.task.id));
+  const ids = new Set([...release.tasks.map((t) => t.task.id), ...release.simulated.map((t) => t.task.id)]);
   for (const t of settings.tasks ?? []) if (!ids.has(t)) throw new FoundryError("USAGE", `--tasks: the release has no task ${quote(t)}`, { path: "--tasks" }, t);
   for (const t of agentTasks ?? []) if (!ids.has(t)) throw new FoundryError("USAGE", `--agent: the replayed trace is of task ${quote(t)}, which the release does not have`, { path: "--agent" }, t);
   const picked = release.tasks.filter(
     (t) => (settings.domains === null || settings.domains.includes(t.domain.id)) && (settings.tasks === null || settings.tasks.includes(t.task.id)) && (agentTasks === null || agentTasks.includes(t.task.id)),
   );
-  if (picked.length === 0) throw new FoundryError("USAGE", "no task is selected (check --tasks, --domains and the replayed trace's task)", { path: "--tasks" }, settings.tasks);
+  if (picked.length === 0 && selectSimulated(release, settings, agentTasks).length === 0) throw new FoundryError("USAGE", "no task is selected (check --tasks, --domains and the replayed trace's task)", { path: "--tasks" }, settings.tasks);
   return picked;
 }
 
@@ -161,8 +175,11 @@ export async function evaluate(opts: EvaluateOptions): Promise<EvaluateOutcome> 
     const order = new Map(planned.map((p, i) => [episodeId(keyOf(p)), i]));
     const results = rewriteResults(out, (r) => order.get(episodeId(r)) ?? Number.MAX_SAFE_INTEGER);
     // Exactly what `synth score` reads back: every stored result, the whole release.
-    const written = await writeEvaluationOutputs(out, results, settings, release);
-    return { out, release: { dir: release.dir, name: release.name, version: release.version, root_hash: release.root_hash }, ran: todo.length, skipped: planned.length - todo.length, results, ...written };
+    // Simulated-only tasks: apart from the executable ones (simulated-only.json), never judged by checks.
+    const envSim = ctx.envSim ? { model: ctx.envSim.model, native: ctx.envSim.native } : null;
+    const simulatedOnly = await evaluateSimulatedOnly(selectSimulated(release, settings, agent.tasks), { settings, agent, envSim, out });
+    const written = await writeEvaluationOutputs(out, results, settings, release, simulatedOnly?.result ?? null);
+    return { out, release: { dir: release.dir, name: release.name, version: release.version, root_hash: release.root_hash }, ran: todo.length, skipped: planned.length - todo.length, results, ...written, simulatedOnly: simulatedOnly?.result ?? null };
   } finally {
     factories.close();
   }

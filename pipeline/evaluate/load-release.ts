@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { type EnvConfig, type DomainCard, type Task, type Trace, type WorldModel } from "../schemas/index.js";
+import { SimulatedDomainCard, SimulatedTask, type EnvConfig, type DomainCard, type Task, type Trace, type WorldModel } from "../schemas/index.js";
 import { FoundryError } from "../core/errors.js";
 import { compileWorld, type CompiledWorld } from "../world/compile-world.js";
 import type { InitialState } from "../world/build-state.js";
@@ -8,12 +8,15 @@ import type { KnowledgeDocument } from "../world/documents-tool.js";
 import { resolveReleaseDir } from "../release/resolve-release-dir.js";
 import { compareVersions } from "../sop/select-rules.js";
 import { verifyIntegrity, type ReleaseFiles } from "../../validation/audit/verify-integrity.js";
-import { parseOwnFiles, readReleaseTask, listDomainTasks, releaseDomainIds } from "../../validation/audit/parse-release.js";
+import type { ReleaseManifest } from "../schemas/index.js";
+import { parseFile, parseOwnFiles, readReleaseTask, listDomainTasks, releaseDomainIds } from "../../validation/audit/parse-release.js";
+import { isSimulatedDomain } from "../../validation/audit/audit-simulated.js";
+import { KnowledgeBaseFile } from "../../validation/audit/knowledge-document.js";
 import { ReleaseEnvConfigs } from "./release-env-configs.js";
 import { ReleaseGoldens } from "./release-goldens.js";
 import type { KnowledgeDocumentEntry } from "../../validation/audit/knowledge-document.js";
 import { storedState } from "../../validation/audit/audit-task.js";
-import { domainFiles, goldenFile, isEnvConfig, isValidationReport, parseDomainPath } from "../../validation/audit/release-layout.js";
+import { domainFiles, envConfigFile, goldenFile, isEnvConfig, isValidationReport, parseDomainPath, taskFile } from "../../validation/audit/release-layout.js";
 
 /** One domain of a release, ready to run episodes on. */
 export interface EvalDomain {
@@ -39,6 +42,14 @@ export interface EvalTask {
   env_config: (() => EnvConfig) | null;
 }
 
+/** One task of a simulated-only domain (no world, checks or golden trace): run under the simulator, scored by its rubric only. */
+export interface EvalSimulatedTask {
+  domain: { id: string; card: SimulatedDomainCard; documents: readonly KnowledgeDocument[] };
+  task: SimulatedTask;
+  /** Its environment configuration, read from the release when called (checked at load). */
+  env_config: () => EnvConfig;
+}
+
 /** A release as the evaluator reads it: verified first, then parsed. */
 export interface EvalRelease {
   dir: string;
@@ -46,8 +57,10 @@ export interface EvalRelease {
   version: string;
   root_hash: string;
   domains: EvalDomain[];
-  /** Every released task, by domain then task id. */
+  /** Every released executable task, by domain then task id. */
   tasks: EvalTask[];
+  /** Every released simulated-only task, by domain then task id (kept apart: never judged by checks). */
+  simulated: EvalSimulatedTask[];
 }
 
 /** An EvalTask whose golden trace is read on demand. */
@@ -104,9 +117,14 @@ export function loadEvalRelease(arg: string, root?: string): EvalRelease {
   const domains: EvalDomain[] = [];
   const tasks: EvalTask[] = [];
   const configs = new ReleaseEnvConfigs(integrity.contents);
+  const simulated: EvalSimulatedTask[] = [];
   const documents = new Map<string, KnowledgeDocumentEntry[]>();
   const goldens = new ReleaseGoldens(release, documents);
   for (const id of releaseDomainIds(manifest)) {
+    if (isSimulatedDomain(release, id)) {
+      simulated.push(...simulatedTasks(release, id, configs, problems));
+      continue;
+    }
     // The validation report is the audit's: not read.
     const d = parseOwnFiles(release, id, problems, () => null);
     if (!d.card || !d.world || !d.state) continue;
@@ -125,5 +143,25 @@ export function loadEvalRelease(arg: string, root?: string): EvalRelease {
     }
   }
   if (problems.length > 0) refuse(problems);
-  return { dir, name: manifest.name, version: manifest.version, root_hash: manifest.root_hash, domains, tasks };
+  return { dir, name: manifest.name, version: manifest.version, root_hash: manifest.root_hash, domains, tasks, simulated };
+}
+
+/** The simulated-only tasks of one domain: card, documents, each task and its configuration (checked now, read when run). */
+function simulatedTasks(release: { manifest: ReleaseManifest; contents: ReleaseFiles }, id: string, configs: ReleaseEnvConfigs, problems: Array<{ file: string; reason: string }>): EvalSimulatedTask[] {
+  const paths = domainFiles(id);
+  const card = parseFile(release.contents, paths.card, SimulatedDomainCard, problems, true);
+  const documents = parseFile(release.contents, paths.documents, KnowledgeBaseFile, problems, true) as KnowledgeDocument[] | null;
+  if (!card || !documents) return [];
+  const domain = { id, card, documents };
+  const out: EvalSimulatedTask[] = [];
+  for (const name of listDomainTasks(release, id).tasks) {
+    const task = parseFile(release.contents, taskFile(id, name), SimulatedTask, problems, true);
+    if (!task) continue;
+    if (!configs.check(id, task.id, problems)) {
+      problems.push({ file: envConfigFile(id, task.id), reason: "a simulated-only task's environment configuration is required (the simulator answers from it)" });
+      continue;
+    }
+    out.push({ domain, task, env_config: () => configs.load(id, task.id) });
+  }
+  return out;
 }

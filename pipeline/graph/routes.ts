@@ -19,3 +19,13 @@ export function afterRepair(s: BuildStateType): "write_checks" | "solve" | "cali
 export function afterIngest(s: BuildStateType): "extract_sop" | "simulated_environment" {
   return s.environment === "simulated" ? "simulated_environment" : "extract_sop";
 }
+
+/** After a simulated-only domain's solve: repair while some task failed, else calibrate. */
+export function afterSimulatedSolve(s: BuildStateType): "simulated_repair" | "simulated_calibrate" {
+  return s.simRecords.some((r) => r.status === "failed") ? "simulated_repair" : "simulated_calibrate";
+}
+
+/** After a simulated-only domain's repair: solve the repaired tasks again, else calibrate (the rest were dropped). */
+export function afterSimulatedRepair(s: BuildStateType): "simulated_solve" | "simulated_calibrate" {
+  return s.simRecords.some((r) => r.status === "designed") ? "simulated_solve" : "simulated_calibrate";
+}

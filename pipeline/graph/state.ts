@@ -1,6 +1,7 @@
 import { Annotation } from "@langchain/langgraph";
 import type { Task, TaskValidation, Trace } from "../schemas/index.js";
 import type { Diagnosis } from "../agents/types.js";
+import type { SimulatedRecord, SimulatedEnvironmentDraft } from "../nodes/simulated-record.js";
 
 /** One task slot's journey through the graph. */
 export interface TaskRecord {
@@ -59,6 +60,10 @@ export const BuildState = Annotation.Root({
   /** Repair rounds done so far. */
   round: replace<number>(() => 0),
   stages: Annotation<StageFigures[]>({ reducer: (a, b) => [...a.filter((s) => !b.some((x) => x.stage === s.stage)), ...b], default: () => [] }),
+  /** A simulated-only domain: the environment builder's configuration (nodes/simulated-environment.ts); null before it, and for executable domains. */
+  simEnvironment: replace<SimulatedEnvironmentDraft | null>(() => null),
+  /** A simulated-only domain's task slots, in slot order (nodes/simulated-*.ts). */
+  simRecords: replace<SimulatedRecord[]>(() => []),
   /** Files written by the collect stage (relative paths), for the report. */
   written: replace<string[]>(() => []),
 });

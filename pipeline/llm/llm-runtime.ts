@@ -14,7 +14,7 @@ import type { LlmInvoker, LlmRequest, ModelBinding } from "./llm-request.js";
 import { ModelRegistry, modelRefFor, requiredKey, type ModelFactory, type ModelRef } from "./model-registry.js";
 import type { Price } from "./model-prices.js";
 import { ProviderQueues, type ProviderQueueStats } from "./provider-queue.js";
-import { rehydrateAnswer, ResponseCache, serializeAnswer, type ResponseCacheStats, type ResponseStore } from "./response-cache.js";
+import { ResponseCache, storedForm, type ResponseCacheStats, type ResponseStore } from "./response-cache.js";
 import { AttemptFailure, realSleep, withRetry, type RetryPolicy, type Sleep } from "./retry.js";
 import { RuntimeChatModel } from "./runtime-chat-model.js";
 
@@ -202,8 +202,8 @@ export function createLlmRuntime(config: FoundryConfig, options: LlmRuntimeOptio
                 if (!AIMessage.isInstance(reply) && !(reply as { type?: unknown })?.type) {
                   throw new FoundryError("LLM_BAD_ANSWER", `${ref.spec} returned something that is not a chat message`, {}, { model: ref.spec, stage: request.stage });
                 }
-                // The same round trip a cache hit takes, so a fresh answer and its replay are identical.
-                const message = rehydrateAnswer(serializeAnswer(reply as AIMessage));
+                // The same round trip a cache hit takes (canonical JSON, keys sorted), so a fresh answer and its replay are identical.
+                const message = storedForm(reply as AIMessage);
                 accounting.usage(scope, message.usage_metadata?.input_tokens ?? 0, message.usage_metadata?.output_tokens ?? 0);
                 if (request.structured) {
                   try {

@@ -57,6 +57,11 @@ export function serializeAnswer(message: AIMessage): StoredAnswer {
   };
 }
 
+/** The answer as the cache stores it (canonical JSON: keys sorted), read back: what a fresh answer and a cache hit both become. */
+export function storedForm(message: AIMessage): AIMessage {
+  return rehydrateAnswer(JSON.parse(canonicalJson(serializeAnswer(message))) as StoredAnswer);
+}
+
 /** An AIMessage rebuilt from its stored form. */
 export function rehydrateAnswer(stored: StoredAnswer): AIMessage {
   const fields: ConstructorParameters<typeof AIMessage>[0] & object = {

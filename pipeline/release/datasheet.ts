@@ -3,6 +3,9 @@ import type { DomainSummary } from "./collect-domain.js";
 import { rate, type ReleaseStats } from "./release-stats.js";
 import { exerciseFigures } from "./exercise-figures.js";
 import { qualityFiguresSection } from "./quality-section.js";
+import { simulatedSection } from "./simulated-section.js";
+import { table } from "./markdown-table.js";
+import type { SimulatedSummary } from "./collect-simulated.js";
 
 /** What the datasheet states about how the release was built (the same values the manifest holds). */
 export interface BuildFacts {
@@ -18,10 +21,6 @@ export interface BuildFacts {
 
 const DIFFICULTY_ORDER = ["easy", "medium", "hard", "expert", "uncalibrated"];
 
-function table(head: string[], rows: Array<Array<string | number>>): string {
-  const line = (cells: Array<string | number>) => `| ${cells.map((c) => String(c).replace(/\|/g, "\\|")).join(" | ")} |`;
-  return [line(head), line(head.map(() => "---")), ...rows.map(line)].join("\n");
-}
 
 function limitations(domains: readonly DomainSummary[], stats: ReleaseStats, facts: BuildFacts): string[] {
   const out: string[] = [];
@@ -57,7 +56,7 @@ export interface AuditFigures {
   mutants: { total: number; killed: number };
 }
 
-export function renderDatasheet(domains: readonly DomainSummary[], stats: ReleaseStats, facts: BuildFacts, audit: AuditFigures | null = null): string {
+export function renderDatasheet(domains: readonly DomainSummary[], stats: ReleaseStats, facts: BuildFacts, audit: AuditFigures | null = null, simulated: readonly SimulatedSummary[] = []): string {
   const industries = new Map<string, { domains: number; tasks: number }>();
   for (const d of domains) {
     const i = industries.get(d.card.industry) ?? { domains: 0, tasks: 0 };
@@ -74,7 +73,7 @@ export function renderDatasheet(domains: readonly DomainSummary[], stats: Releas
     "",
     facts.replaces === null ? "This is the first version of this release." : `This version replaces ${facts.name} ${facts.replaces}, which stays in the project's version history; \`synth diff\` compares the two.`,
     "",
-    `A frozen, executable agent benchmark: ${stats.tasks} task(s) in ${domains.length} domain(s), built by the benchmark foundry from professional reference documents. Each task runs against its own copy of a SQLite world, with a simulated customer, and is judged by deterministic checks over the whole execution trace (strict success = Goal ∧ Process ∧ Protection). Every task's golden trace replays from the initial state and passes all its checks.`,
+    `A frozen, executable agent benchmark: ${stats.tasks} task(s) in ${domains.length} domain(s), built by the benchmark foundry from professional reference documents. Each task runs against its own copy of a SQLite world, with a simulated customer, and is judged by deterministic checks over the whole execution trace (strict success = Goal ∧ Process ∧ Protection). Every task's golden trace replays from the initial state and passes all its checks.${simulated.length > 0 ? ` These figures are of the executable tasks; the release also holds ${simulated.reduce((n, d) => n + d.tasks.length, 0)} simulated-only task(s), described apart in "Simulated-only tasks" below.` : ""}`,
     "",
     "Every file is listed with its sha256 in `manifest.json`. To verify the release and re-run its golden and violation traces: `synth audit <this folder>`. To compare two releases: `synth diff A B`.",
     "",
@@ -153,6 +152,7 @@ export function renderDatasheet(domains: readonly DomainSummary[], stats: Releas
       ],
     ),
     "",
+    ...simulatedSection(simulated),
     "## How it was built",
     "",
     `- Pipeline version ${facts.pipeline.version}, source revision \`${facts.pipeline.revision}\`.`,

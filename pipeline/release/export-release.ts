@@ -5,7 +5,9 @@ import { FoundryError } from "../core/errors.js";
 import { checkDomainIds } from "../core/domain-id.js";
 import { PIPELINE_VERSION } from "../core/version.js";
 import type { ReleaseManifest } from "../schemas/index.js";
-import { writeJsonSchemas } from "../schemas/json-schema.js";
+import { writeJsonSchemas, writeSimulatedJsonSchemas } from "../schemas/json-schema.js";
+import { cardEnvironment } from "../sources/card-environment.js";
+import { collectSimulatedDomain, type SimulatedSummary } from "./collect-simulated.js";
 import { auditRelease, type AuditReport } from "../../validation/audit/audit-release.js";
 import { DATASHEET_FILE, MANIFEST_FILE, schemaFile } from "../../validation/audit/release-layout.js";
 import { collectDomain, memoryFile, type DomainSummary, type FileInspector, type PlannedFile } from "./collect-domain.js";
@@ -74,7 +76,7 @@ export function previousVersion(outRoot: string, name: string, version: string):
  * One value all domains' build records agree on (the seed, the models): the manifest states one, so
  * domains built differently are refused rather than described by one of them.
  */
-function agreed<T>(domains: readonly DomainSummary[], what: string, code: string, pick: (d: DomainSummary) => T): T {
+function agreed<T>(domains: ReadonlyArray<Pick<DomainSummary, "id" | "record">>, what: string, code: string, pick: (d: Pick<DomainSummary, "record">) => T): T {
   const values = new Map(domains.map((d) => [canonicalJson(pick(d)), pick(d)]));
   if (values.size === 1) return [...values.values()][0] as T;
   throw new FoundryError(code, `the domains' build records disagree on the ${what} (${domains.map((d) => `${d.id}: ${canonicalJson(pick(d))}`).join(", ")}); release them separately, or rebuild them alike`, { path: what });
@@ -95,6 +97,8 @@ function absolutePathInspector(roots: readonly string[]): FileInspector {
 interface CollectedRelease {
   files: PlannedFile[];
   domains: DomainSummary[];
+  /** Simulated-only domains, reported apart. */
+  simulated: SimulatedSummary[];
   stats: ReleaseStats;
   facts: BuildFacts;
   inspect: FileInspector;
@@ -104,28 +108,35 @@ function collectRelease(o: ExportOptions): CollectedRelease {
   const generatedDir = o.generatedDir ?? "generated";
   const sourcesDir = o.sourcesDir ?? "sources";
   const inspect = absolutePathInspector([resolve(generatedDir), resolve(sourcesDir), process.cwd()]);
-  const collected = [...o.domains].sort().map((d) => collectDomain(d, generatedDir, sourcesDir, inspect));
+  const ids = [...o.domains].sort();
+  const isSimulated = (d: string) => cardEnvironment(join(sourcesDir, d)) === "simulated";
+  const collected = ids.filter((d) => !isSimulated(d)).map((d) => collectDomain(d, generatedDir, sourcesDir, inspect));
+  const simulatedCollected = ids.filter(isSimulated).map((d) => collectSimulatedDomain(d, generatedDir, sourcesDir, inspect));
   const domains = collected.map((c) => c.summary);
-  const files = collected.flatMap((c) => c.files);
+  const simulated = simulatedCollected.map((c) => c.summary);
+  const files = [...collected.flatMap((c) => c.files), ...simulatedCollected.flatMap((c) => c.files)];
   writeJsonSchemas((artifact, text) => files.push(memoryFile(schemaFile(artifact), Buffer.from(text, "utf8"))));
+  // The simulated-only artifacts' schemas only when such a domain is released: an executable release keeps exactly its files.
+  if (simulated.length > 0) writeSimulatedJsonSchemas((artifact, text) => files.push(memoryFile(schemaFile(artifact), Buffer.from(text, "utf8"))));
+  const all = [...domains, ...simulated];
   const facts: BuildFacts = {
     name: o.name,
     version: o.version,
     replaces: o.replaces !== undefined ? o.replaces : previousVersion(o.outRoot ?? join("generated", "releases"), o.name, o.version),
-    seed: agreed(domains, "seed", "RELEASE_SEED_AMBIGUOUS", (d) => d.record.seed),
+    seed: agreed(all, "seed", "RELEASE_SEED_AMBIGUOUS", (d) => d.record.seed),
     pipeline: { version: PIPELINE_VERSION, revision: o.revision ?? gitRevision(sourcesDir) },
     packages: shapingPackageVersions(),
-    models: agreed(domains, "models", "RELEASE_MODELS_AMBIGUOUS", (d) => d.record.models),
+    models: agreed(all, "models", "RELEASE_MODELS_AMBIGUOUS", (d) => d.record.models),
   };
-  return { files, domains, stats: releaseStats(domains), facts, inspect };
+  return { files, domains, simulated, stats: releaseStats(domains), facts, inspect };
 }
 
 /** The collected files plus the datasheet (stating `audit`'s figures when given), and the manifest of them all. */
 function finishRelease(c: CollectedRelease, audit: AuditFigures | null): { files: PlannedFile[]; manifest: ReleaseManifest } {
-  const datasheet = Buffer.from(renderDatasheet(c.domains, c.stats, c.facts, audit), "utf8");
+  const datasheet = Buffer.from(renderDatasheet(c.domains, c.stats, c.facts, audit, c.simulated), "utf8");
   c.inspect(DATASHEET_FILE, datasheet);
   const files = [...c.files, memoryFile(DATASHEET_FILE, datasheet)];
-  return { files, manifest: buildManifest(files, c.domains, c.stats, c.facts) };
+  return { files, manifest: buildManifest(files, c.domains, c.stats, c.facts, c.simulated) };
 }
 
 /** Every file of the release except the manifest, and the manifest itself. */

@@ -17,8 +17,10 @@ export function renderAudit(r: AuditReport): string {
     for (const m of t.mutants.filter((x) => !x.ok)) out.push(`       ${m.file}: ${m.reason}`);
     if (t.mutants_not_stored.length) out.push(`       not re-run (no stored trace): ${t.mutants_not_stored.join(", ")}`);
   }
+  for (const t of r.simulated?.per_task ?? []) out.push(`${t.ok ? "ok  " : "FAIL"} ${t.domain}/${t.task}: simulated-only, ${t.criteria} rubric criteria re-voted (not replayed: no world)`);
   out.push(
     `${r.ok ? "ok" : "FAILED"}: ${r.golden_passed} of ${r.tasks} golden traces pass; violation traces ${r.mutants.killed} of ${r.mutants.total} killed` +
+      (r.simulated ? `; ${r.simulated.per_task.filter((t) => t.ok).length} of ${r.simulated.tasks} simulated-only tasks check out` : "") +
       (r.mutants.not_stored ? ` (${r.mutants.not_stored} recorded without a stored trace)` : "") +
       `; ${r.hash_failures.length} file failure(s), ${r.problems.length} problem(s)`,
   );

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { Slug } from "./provenance.js";
 import { DomainCard } from "./domain-card.js";
 import { DIFFICULTIES, Scenario } from "./task.js";
-import { RubricCriterion } from "./evaluation-result.js";
+import { Condition, RubricCriterion } from "./evaluation-result.js";
 import { SolveRate } from "./validation-report.js";
 
 /*
@@ -120,11 +120,49 @@ export const SimulatedReport = z
   .describe("Build report of a simulated-only domain.");
 export type SimulatedReport = z.infer<typeof SimulatedReport>;
 
+/** One episode of a simulated-only task in an evaluation (`simulated-only.json`): the rubric verifier's judgment, every vote kept. */
+export const SimulatedEpisode = z
+  .object({
+    task: z.string().describe("Task id."),
+    domain: z.string().describe("Domain id."),
+    condition: Condition,
+    run: z.number().int().min(0).describe("Run index."),
+    seed: z.number().int().describe("Episode seed."),
+    status: z.enum(["completed", "errored"]).describe("completed: judged by the rubric verifier; errored: the agent's, simulator's or judge's provider failed."),
+    end: z.string().nullable().describe("How the episode ended (finished, gave_up, max_turns, max_tool_calls, wall_time); null when errored."),
+    error: z.string().nullable().describe("What went wrong, when errored."),
+    criteria: z.array(RubricCriterion).describe("Each rubric criterion's majority verdict with every judgment (empty when errored)."),
+    goal: z.boolean(),
+    process: z.boolean(),
+    protection: z.boolean(),
+    strict_success: z.boolean().describe("goal ∧ process ∧ protection, by majority."),
+    trace: z.string().nullable().describe("The episode's trace file, relative to the evaluation folder."),
+  })
+  .strict();
+export type SimulatedEpisode = z.infer<typeof SimulatedEpisode>;
+
+/**
+ * `simulated-only.json` of an evaluation: the release's simulated-only tasks, reported apart from
+ * the executable tasks of summary.json — run under the simulator and scored by the rubric verifier
+ * only (`--env simulated`), or skipped with the reason (never scored by executable checks).
+ */
+export const SimulatedEvaluation = z
+  .object({
+    env: z.enum(["executable", "simulated", "hybrid"]).describe("The evaluation's environment mode."),
+    skipped: z.array(z.object({ task: z.string(), domain: z.string(), reason: z.string() }).strict()).describe("Selected simulated-only tasks not run, each with why."),
+    episodes: z.array(SimulatedEpisode).describe("Episodes run, in (task, condition, run) order."),
+    strict_success: z.object({ passed: z.number().int().min(0), completed: z.number().int().min(0), rate: z.number().min(0).max(1).nullable() }).strict().describe("Strict success over completed episodes (errored ones left out)."),
+  })
+  .strict()
+  .describe("Simulated-only tasks of an evaluation, reported apart from executable tasks.");
+export type SimulatedEvaluation = z.infer<typeof SimulatedEvaluation>;
+
 /** Artifacts of simulated-only domains, by schema file name. */
 export const SIMULATED_ARTIFACTS = {
   "simulated-domain-card": SimulatedDomainCard,
   "simulated-task": SimulatedTask,
   "simulated-verdict": SimulatedVerdict,
   "simulated-report": SimulatedReport,
+  "simulated-evaluation": SimulatedEvaluation,
 } as const satisfies Record<string, z.ZodType>;
 export type SimulatedArtifactName = keyof typeof SIMULATED_ARTIFACTS;

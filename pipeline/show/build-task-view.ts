@@ -17,6 +17,10 @@ export function findTask(release: ShowRelease, id: string): { domain: ShowDomain
     if (task) return { domain, task };
   }
   const all = [...release.domains.values()].flatMap((d) => d.parsed.tasks.map((t) => t.id));
+  const sim = release.simulated.find((d) => release.manifest.files[`domains/${d}/tasks/${id}.json`] !== undefined);
+  if (sim) {
+    throw new FoundryError("SHOW_SIMULATED_ONLY", `${id} is a task of the simulated-only domain ${sim}: synth show views executable tasks (world, checks, golden trace); read domains/${sim}/tasks/${id}.json, trajectories/ and verdicts/ in the release`, { file: release.dir }, id);
+  }
   throw new FoundryError("TASK_NOT_FOUND", `no task ${id} in ${release.manifest.name}@${release.manifest.version}; nearest: ${nearIds(id, all).join(", ")}`, { file: release.dir }, id);
 }
 

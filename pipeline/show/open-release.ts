@@ -7,6 +7,7 @@ import type { InitialState } from "../world/build-state.js";
 import { findReleaseDir } from "../evaluate/load-release.js";
 import { verifyIntegrity, type ReleaseFiles } from "../../validation/audit/verify-integrity.js";
 import { parseReleaseDomain, releaseDomainIds, type ReleaseDomain } from "../../validation/audit/parse-release.js";
+import { isSimulatedDomain } from "../../validation/audit/audit-simulated.js";
 import { storedState } from "../../validation/audit/audit-task.js";
 import { domainFiles } from "../../validation/audit/release-layout.js";
 
@@ -26,6 +27,8 @@ export interface ShowRelease {
   domains: Map<string, ShowDomain>;
   /** Files that do not match the manifest (shown only after a warning naming them; empty when verified). */
   unverified: ReadonlyArray<{ file: string; reason: string }>;
+  /** Simulated-only domains of the release: not shown (no world, checks or golden traces). */
+  simulated: string[];
 }
 
 /** How a release whose hashes fail is treated: `strict` refuses it, otherwise `warn` gets one line per failing file first. */
@@ -72,7 +75,13 @@ export function openShowRelease(arg: string, root?: string, opts: OpenOptions = 
   const manifest = integrity.manifest!;
   const problems: Array<{ file: string; reason: string }> = [];
   const domains = new Map<string, ShowDomain>();
+  const simulated: string[] = [];
   for (const id of releaseDomainIds(manifest)) {
+    // A simulated-only domain has no world, checks or golden traces to show: left out (findTask says so for its tasks).
+    if (isSimulatedDomain({ manifest, contents: integrity.contents }, id)) {
+      simulated.push(id);
+      continue;
+    }
     const parsed = parseReleaseDomain({ manifest, contents: integrity.contents }, id, problems);
     if (!parsed.card || !parsed.world || !parsed.state) continue;
     const compiled = compileWorld(parsed.world, domainFiles(id).world);
@@ -86,5 +95,5 @@ export function openShowRelease(arg: string, root?: string, opts: OpenOptions = 
     domains.set(id, { parsed, base: storedState(compiled, parsed.state, parsed.card.generation.seed), sop, lines: docLines(integrity.contents, id) });
   }
   if (problems.length > 0) refuse(problems);
-  return { dir, manifest, domains, unverified: integrity.failures };
+  return { dir, manifest, domains, unverified: integrity.failures, simulated };
 }

@@ -67,7 +67,7 @@ export function validateSources(dir: string): { check: DomainCheck; loaded: Load
  * define the clauses its rubrics cite: a clause defined twice in one document is an error.
  */
 function simulatedCheck(dir: string, loaded: LoadedDomain): DomainCheck {
-  const issues = loaded.issues.filter((i) => !(i.code === "DOMAIN_MISSING_FILE" && i.file === "world.yaml"));
+  const issues = [...loaded.issues];
   if (loaded.worldText !== undefined) issues.push({ code: "SIMULATED_WITH_WORLD", message: "the card says `environment: simulated`, but the domain has a world.yaml: remove one of them", file: "world.yaml" });
   for (const d of loaded.documents) {
     const seen = new Set<string>();

@@ -30,7 +30,7 @@ describe("synth program", () => {
     expect(files).toEqual([
       "acceptance-check.schema.json", "build-record.schema.json", "document-front-matter.schema.json", "domain-card.schema.json", "env-config-shared.schema.json", "env-config.schema.json",
       "evaluation-episode.schema.json", "evaluation-result.schema.json", "release-manifest.schema.json",
-      "simulated-domain-card.schema.json", "simulated-report.schema.json", "simulated-task.schema.json", "simulated-verdict.schema.json",
+      "simulated-domain-card.schema.json", "simulated-evaluation.schema.json", "simulated-report.schema.json", "simulated-task.schema.json", "simulated-verdict.schema.json",
       "sop.schema.json", "task.schema.json", "trace.schema.json", "validation-report.schema.json", "world-model.schema.json",
     ]);
     for (const f of files) {

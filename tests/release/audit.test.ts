@@ -4,10 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stableJson, sha256 } from "../../pipeline/core/canonical-json.js";
 import { exportRelease } from "../../pipeline/release/export-release.js";
 import { auditRelease } from "../../validation/audit/audit-release.js";
-import { manifestRootHash } from "../../validation/audit/root-hash.js";
 import { runCli } from "../cli/run-cli.js";
 import { buildReleaseFixture, DOMAIN } from "./fixture.js";
-import { cleanupTemp, fingerprint, runMain, tempDir, writableCopy } from "./helpers.js";
+import { cleanupTemp, fingerprint, rehash, runMain, tempDir, writableCopy } from "./helpers.js";
 
 let release: string;
 const TASK_FILE = `domains/${DOMAIN}/tasks/move-funds.json`;
@@ -18,14 +17,6 @@ beforeAll(() => {
   release = exportRelease({ name: "demo", version: "1.0.0", domains: [DOMAIN], ...fx, outRoot: join(tempDir("audit-out"), "releases"), revision: "r" }).dir;
 });
 afterAll(cleanupTemp);
-
-/** Re-hash one file into the manifest (and fix the root hash), as a careful forger would. */
-function rehash(dir: string, file: string): void {
-  const manifest = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")) as { files: Record<string, string>; root_hash: string };
-  manifest.files[file] = sha256(readFileSync(join(dir, file)));
-  manifest.root_hash = manifestRootHash(manifest.files);
-  writeFileSync(join(dir, "manifest.json"), stableJson(manifest));
-}
 
 describe("auditRelease", () => {
   it("passes a fresh export: every golden trace replays and passes, every violation trace is killed", () => {

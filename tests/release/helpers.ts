@@ -1,8 +1,9 @@
-import { chmodSync, cpSync, lstatSync, mkdtempSync, readFileSync, readdirSync } from "node:fs";
+import { chmodSync, cpSync, lstatSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { vi } from "vitest";
-import { sha256 } from "../../pipeline/core/canonical-json.js";
+import { sha256, stableJson } from "../../pipeline/core/canonical-json.js";
+import { manifestRootHash } from "../../validation/audit/root-hash.js";
 import { removeTree } from "../../pipeline/release/remove-tree.js";
 import { main } from "../../pipeline/cli/main.js";
 
@@ -67,3 +68,12 @@ export async function runMain(args: string[]): Promise<{ code: number; stdout: s
     err.mockRestore();
   }
 }
+
+/** Re-hash one file into the manifest (and fix the root hash), as a careful forger would. */
+export function rehash(dir: string, file: string): void {
+  const manifest = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")) as { files: Record<string, string>; root_hash: string };
+  manifest.files[file] = sha256(readFileSync(join(dir, file)));
+  manifest.root_hash = manifestRootHash(manifest.files);
+  writeFileSync(join(dir, "manifest.json"), stableJson(manifest));
+}
+

@@ -9,6 +9,7 @@ import { goldenFile, MANIFEST_FILE, domainFiles, isEnvConfig, isValidationReport
 import { checkDerivedFiles } from "./derived-files.js";
 import { verifyIntegrity, type FileFailure } from "./verify-integrity.js";
 import { checkEnvConfig, SharedParts, strayEnvConfigs } from "./env-config-check.js";
+import { auditSimulatedDomain, isSimulatedDomain, type SimulatedTaskAudit } from "./audit-simulated.js";
 
 /** Everything `synth audit` reports. */
 export interface AuditReport {
@@ -17,7 +18,7 @@ export interface AuditReport {
   release: { name: string; version: string; root_hash: string } | null;
   /** The root hash the caller pinned (`--root`), or null when none was. */
   pinned_root: string | null;
-  /** Released tasks found (the manifest's count when the integrity check refused the release). */
+  /** Released executable tasks found (the manifest's count of all tasks when the integrity check refused the release). */
   tasks: number;
   /** Golden traces that replayed exactly and passed every check. */
   golden_passed: number;
@@ -28,6 +29,11 @@ export interface AuditReport {
   /** Stored violation traces re-run, and how many still fail their target check. */
   mutants: { total: number; killed: number; not_stored: number };
   per_task: TaskAudit[];
+  /**
+   * Simulated-only tasks (present only when the release holds a simulated-only domain): audited
+   * apart, never replayed — files, cited clauses, the trajectory's sha256 and the stored votes re-voted.
+   */
+  simulated?: { tasks: number; per_task: SimulatedTaskAudit[] };
 }
 
 /** Figures of a domain the manifest's counts are checked against. */
@@ -158,15 +164,20 @@ export function auditRelease(dir: string, opts: AuditOptions = {}): AuditReport 
   }
   const problems: FileFailure[] = [];
   const contents: ReleaseContents = { manifest, contents: integrity.contents };
-  const domains = releaseDomainIds(manifest).map((id) => auditDomain(contents, id, problems));
-  problems.push(...countProblems(manifest, domains.map((d) => d.counts)));
+  const ids = releaseDomainIds(manifest);
+  const simulatedIds = new Set(ids.filter((id) => isSimulatedDomain(contents, id)));
+  const all = ids.map((id) => (simulatedIds.has(id) ? { simulated: auditSimulatedDomain(contents, id, problems) } : { executable: auditDomain(contents, id, problems) }));
+  const domains = all.flatMap((d) => (d.executable ? [d.executable] : []));
+  const simulated = all.flatMap((d) => (d.simulated ? [d.simulated] : []));
+  problems.push(...countProblems(manifest, all.map((d) => (d.executable ?? d.simulated).counts)));
+  const simulatedTasks = simulated.flatMap((d) => d.audits);
   const perTask = domains.flatMap((d) => d.audits);
   const mutants = perTask.flatMap((t) => t.mutants);
   const tasks = domains.reduce((n, d) => n + d.counts.tasks, 0);
   const goldenPassed = perTask.filter((t) => t.golden.passed).length;
   const notStored = perTask.reduce((n, t) => n + t.mutants_not_stored.length, 0);
   return {
-    ok: problems.length === 0 && goldenPassed === tasks && perTask.every((t) => t.ok) && notStored === 0,
+    ok: problems.length === 0 && goldenPassed === tasks && perTask.every((t) => t.ok) && notStored === 0 && simulatedTasks.every((t) => t.ok),
     release,
     pinned_root: pinned,
     tasks,
@@ -175,5 +186,6 @@ export function auditRelease(dir: string, opts: AuditOptions = {}): AuditReport 
     problems,
     mutants: { total: mutants.length, killed: mutants.filter((m) => m.killed).length, not_stored: notStored },
     per_task: perTask,
+    ...(simulatedIds.size > 0 ? { simulated: { tasks: simulatedTasks.length, per_task: simulatedTasks } } : {}),
   };
 }

@@ -43,7 +43,7 @@ function firstDifference(a: unknown, b: unknown, path = ""): string | null {
 }
 
 /** `documents.json` must be what the release's own `docs/*.md` give (front matter fields and body text, per version). */
-function checkDocuments(domain: DomainOwnFiles, contents: ReleaseFiles, problems: FileFailure[]): void {
+export function checkDocuments(domain: DomainOwnFiles, contents: ReleaseFiles, problems: FileFailure[]): void {
   const file = domainFiles(domain.id).documents;
   const prefix = domainFile(domain.id, "docs/");
   const derived = new Map<string, unknown>();

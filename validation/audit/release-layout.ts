@@ -77,3 +77,9 @@ export function parseDomainPath(path: string): { domain: string; kind: "task" | 
   if (v) return { domain: v[1] as string, kind: "violation", task: v[2] as string, label: v[3] as string };
   return null;
 }
+
+/** Folders (in `generated/<d>/` and a release's `domains/<d>/`) of a simulated-only domain's solver trajectories and the rubric verifier's stored verdicts. */
+export const TRAJECTORIES_DIR = "trajectories";
+export const VERDICTS_DIR = "verdicts";
+export const trajectoryFile = (domain: string, task: string): string => domainFile(domain, `${TRAJECTORIES_DIR}/${task}.json`);
+export const verdictFile = (domain: string, task: string): string => domainFile(domain, `${VERDICTS_DIR}/${task}.json`);

@@ -38,6 +38,8 @@ documents.json against docs/*.md, world.json against world.yaml, initial-state.s
 world and the seed. Replays each golden trace from a fresh copy of its domain's initial state plus
 the task overlay and runs its checks (all must pass), and re-runs each violation trace (it must fail
 its target check, as the validation report says; a listed trace that is not stored fails the audit).
+Simulated-only domains are never replayed: their files, the clauses their tasks cite, each
+trajectory's sha256 and the stored rubric votes (re-voted) are checked instead.
 Nothing is written into the release.
 
 A root hash only proves what the manifest says; whoever can edit the files can recompute it. Read

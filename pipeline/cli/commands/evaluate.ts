@@ -8,6 +8,7 @@ import { agentKind } from "../../evaluate/agents/registry.js";
 import { checkCustomerSpec } from "../../evaluate/customer/registry.js";
 import { checkEnvSettings, ENV_MODES } from "../../evaluate/env-sim/env-mode.js";
 import type { EvaluationResult, Rate } from "../../schemas/evaluation-result.js";
+import type { SimulatedEvaluation } from "../../schemas/simulated.js";
 import { backendFlags, withBackendOptions, type BackendFlags } from "../backend-options.js";
 
 interface EvaluateFlags extends BackendFlags {
@@ -41,12 +42,16 @@ function pct(r: Rate): string {
 }
 
 /** The lines `synth evaluate` prints after the run: strict success per condition, robustness, where the outputs are. */
-export function renderEvaluation(s: EvaluationResult, paths: { out: string; summary: string; report: string }, ran: number, skipped: number): string {
+export function renderEvaluation(s: EvaluationResult, paths: { out: string; summary: string; report: string }, ran: number, skipped: number, simulatedOnly: SimulatedEvaluation | null = null): string {
   const lines = [`${s.agent} on ${s.release.name}@${s.release.version} (user-sim ${s.user_sim}${s.settings.env && s.settings.env !== "executable" ? `, env ${String(s.settings.env)}` : ""}): ${s.episodes.total} episodes, ${ran} run now, ${skipped} already finished, ${s.episodes.errored} errored`];
   lines.push(`  strict success   ${pct(s.overall.strict_success)}`);
   for (const [c, v] of Object.entries(s.by_condition)) lines.push(`  ${c.padEnd(16)} ${pct(v.strict_success)}`);
   lines.push(`  robustness       ${s.robustness === null ? "—" : s.robustness.toFixed(3)}`);
   lines.push(`  unflagged        ${pct(s.user_sim_audit.strict_success_unflagged)} (${s.user_sim_audit.flagged_episodes} episodes flagged by the transcript audit)`);
+  if (simulatedOnly) {
+    const r = simulatedOnly.strict_success;
+    lines.push(`  simulated-only   ${r.rate === null ? "—" : `${(r.rate * 100).toFixed(1)}%`} (${r.passed} of ${r.completed} episodes, rubric only; ${simulatedOnly.skipped.length} task(s) skipped): ${join(paths.out, "simulated-only.json")}`);
+  }
   lines.push(`results: ${join(paths.out, "results.jsonl")}`, `summary: ${paths.summary}`, `report:  ${paths.report}`);
   return `${lines.join("\n")}\n`;
 }
@@ -111,6 +116,13 @@ calls are. Hybrid runs a model or noop agent (a scripted agent reads structured 
 hybrid leaves as the runtime's). Results go to their own folder, and \`synth compare\` refuses to
 pair different modes.
 
+Simulated-only tasks (of domains with no world, marked simulated_only in the release) are reported
+apart from the executable ones, in simulated-only.json and a section of report.html (summary.json
+holds executable tasks only). They run only under --env simulated, for a model agent or noop, with
+the deterministic customer: the simulator answers, the task's own rubric judges (every vote
+stored). Under --env executable or hybrid, or for another agent, each is skipped with the reason;
+they are never scored by executable checks.
+
 Exit codes: 0 evaluated, 1 invalid input (a tampered release, a conflicting --out), 2 usage.
 
 Examples:
@@ -168,8 +180,8 @@ Examples:
         ...(progress && backend.kind === "embedded" ? { onEpisode: (_r, done, total) => process.stderr.write(`\r${done}/${total} episodes`) } : {}),
       }).finally(() => backend.close());
       if (progress && backend.kind === "embedded") process.stderr.write("\n");
-      if (f.json) process.stdout.write(`${JSON.stringify({ out: r.out, ran: r.ran, skipped: r.skipped, summary_file: r.summaryPath, report_file: r.reportPath, summary: r.summary }, null, 2)}\n`);
-      else process.stdout.write(renderEvaluation(r.summary, { out: r.out, summary: r.summaryPath, report: r.reportPath }, r.ran, r.skipped));
+      if (f.json) process.stdout.write(`${JSON.stringify({ out: r.out, ran: r.ran, skipped: r.skipped, summary_file: r.summaryPath, report_file: r.reportPath, summary: r.summary, ...(r.simulatedOnly ? { simulated_only: r.simulatedOnly } : {}) }, null, 2)}\n`);
+      else process.stdout.write(renderEvaluation(r.summary, { out: r.out, summary: r.summaryPath, report: r.reportPath }, r.ran, r.skipped, r.simulatedOnly));
       process.exitCode = 0;
     });
 }

@@ -10,7 +10,7 @@ export function registerSchema(program: Command): void {
     .description("Write one JSON Schema (draft 2020-12) per artifact the foundry reads or writes.")
     .requiredOption("-o, --out <dir>", "folder to write <artifact>.schema.json files into (created if missing)")
     .option("--json", "print the list of written files as JSON")
-    .addHelpText("after", "\nArtifacts: domain-card, document-front-matter, sop, world-model, task, acceptance-check,\ntrace, validation-report, release-manifest, evaluation-result, evaluation-episode, build-record,\nenv-config; and those of simulated-only domains: simulated-domain-card, simulated-task,\nsimulated-verdict, simulated-report.\n\nExample:\n  synth schema --out schemas/")
+    .addHelpText("after", "\nArtifacts: domain-card, document-front-matter, sop, world-model, task, acceptance-check,\ntrace, validation-report, release-manifest, evaluation-result, evaluation-episode, build-record,\nenv-config; and those of simulated-only domains: simulated-domain-card, simulated-task,\nsimulated-verdict, simulated-report, simulated-evaluation.\n\nExample:\n  synth schema --out schemas/")
     .action((opts: { out: string; json?: boolean }) => {
       mkdirSync(opts.out, { recursive: true });
       const write = (name: string, text: string) => {

@@ -39,20 +39,17 @@ function openingMessage(session: Pick<AgentSession, "opening" | "givenDocuments"
  */
 export function modelAgent(spec: string, runtime: LlmRuntime): AgentFactory {
   const ref = parseModelSpec(spec);
-  return {
+  // The world and golden trace are never shown to a model agent: a simulated-only task (none of either) gets the same agent.
+  const create = ({ task, seed, role }: { task: string; seed: number; role: string }) => ({
     spec,
     asyncCustomer: true,
-    tasks: null,
-    create: ({ task, seed, role }) => ({
-      spec,
-      asyncCustomer: true,
-      run: async (session) => {
-        const model = runtime.chatModel({ role: AGENT_RUNTIME_ROLE, stage: "evaluate", item: task, variant: `seed-${seed}` });
-        if (!model) throw new AgentFailure("internal", `no model resolved for ${spec}`);
-        return runModelAgent(model, session, role, ref ? (i, o) => costOf(priceOf(ref), i, o) : () => null);
-      },
-    }),
-  };
+    run: async (session: AgentSession) => {
+      const model = runtime.chatModel({ role: AGENT_RUNTIME_ROLE, stage: "evaluate", item: task, variant: `seed-${seed}` });
+      if (!model) throw new AgentFailure("internal", `no model resolved for ${spec}`);
+      return runModelAgent(model, session, role, ref ? (i, o) => costOf(priceOf(ref), i, o) : () => null);
+    },
+  });
+  return { spec, asyncCustomer: true, tasks: null, create, createWorldless: create };
 }
 
 /**

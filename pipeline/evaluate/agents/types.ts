@@ -75,6 +75,11 @@ export interface AgentFactory {
   /** Tasks the agent can work at all (a replay file holds one task's trace); null: every task. */
   readonly tasks: readonly string[] | null;
   create(input: AgentInput): Agent;
+  /**
+   * The agent of a simulated-only task's episode, which has no world and no golden trace: only
+   * agents that need neither have it (a model, noop); absent, such tasks are not run for this agent.
+   */
+  createWorldless?(input: Pick<AgentInput, "role" | "task" | "seed">): Agent;
 }
 
 /** One agent: one spec, one way to work an episode through its session. */

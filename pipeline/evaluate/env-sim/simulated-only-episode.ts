@@ -18,6 +18,11 @@ import type { z } from "zod";
 
 type Model = StructuredCallOptions<z.ZodType>["model"];
 
+/** Agent calls an episode of a simulated-only task may make unless told otherwise: three per plan step, at least 20. */
+export function simulatedCallBound(task: Pick<SimulatedTask, "solution_plan">): number {
+  return Math.max(20, 3 * task.solution_plan.length);
+}
+
 export interface SimulatedOnlyEpisodeInput {
   task: SimulatedTask;
   config: EnvConfig;

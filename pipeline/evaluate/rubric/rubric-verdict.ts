@@ -14,8 +14,5 @@ export function rubricVerdicts(criteria: readonly Criterion[], judgments: Readon
   });
 }
 
-/** Goal, process and protection from the verdicts: every criterion of the group met by a strict majority. */
-export function rubricGroups(verdicts: readonly RubricCriterion[]): { goal: boolean; process: boolean; protection: boolean } {
-  const all = (g: RubricCriterion["group"]) => verdicts.filter((v) => v.group === g).every((v) => v.met === true);
-  return { goal: all("goal"), process: all("process"), protection: all("protection") };
-}
+/** Goal, process and protection from the verdicts: every criterion of the group met by a strict majority (validation's, shared with the audit). */
+export { rubricGroups } from "../../../validation/rubric-revote.js";

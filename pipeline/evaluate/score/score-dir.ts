@@ -12,6 +12,7 @@ import { readResults, RESULTS_FILE, TRACES_DIR } from "../results-log.js";
 import { judgeEpisode, type EpisodeMeta } from "../judge-episode.js";
 import { episodeKey } from "./episode-order.js";
 import { writeEvaluationOutputs, type WrittenOutputs } from "./write-outputs.js";
+import { readSimulatedOnly } from "./simulated-only-score.js";
 
 /** Where `synth score` finds the release when the folder's settings name it. */
 export interface ScoreOptions {
@@ -110,6 +111,8 @@ export async function scoreDirectory(dir: string, opts: ScoreOptions = {}): Prom
     }
   }
   if (errors.length > 0) throw errors.length === 1 ? errors[0] : new AggregateError(errors, `${errors.length} episodes of ${dir} cannot be scored`);
-  const written = await writeEvaluationOutputs(dir, rejudged, settings, release);
-  return { ...written, episodes: rejudged.length, disagreements };
+  // Simulated-only tasks are reported apart: their stored judgments re-voted, the file kept as it is.
+  const simulatedOnly = readSimulatedOnly(dir);
+  const written = await writeEvaluationOutputs(dir, rejudged, settings, release, simulatedOnly?.result ?? null);
+  return { ...written, episodes: rejudged.length, disagreements: [...disagreements, ...(simulatedOnly?.disagreements ?? [])] };
 }

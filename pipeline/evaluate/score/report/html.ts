@@ -1,6 +1,7 @@
 import type { EvaluationResult, Rate, SliceScores } from "../../../schemas/evaluation-result.js";
 import { CALL_KINDS, type Efficiency } from "../efficiency.js";
 import type { FailedCheckRow } from "./failed-checks.js";
+import type { SimulatedEvaluation } from "../../../schemas/simulated.js";
 
 /** Escape text for HTML element content and attribute values. */
 export function escapeHtml(s: string): string {
@@ -52,7 +53,19 @@ export interface RenderedChart {
  * The whole report page: self-contained HTML (inline style and SVG, no script, no link, nothing
  * fetched), every figure from the summary and the failed-check rows.
  */
-export function reportPage(summary: EvaluationResult, charts: readonly RenderedChart[], failed: readonly FailedCheckRow[]): string {
+/** The section on simulated-only tasks, apart from every figure above (empty without such tasks). */
+function simulatedOnlySection(r: SimulatedEvaluation | null): string {
+  if (!r) return "";
+  const rows = r.episodes.map((e) => [td(e.task), td(e.condition), td(e.run), td(e.status === "errored" ? `errored: ${e.error ?? ""}` : e.strict_success ? "passed" : "failed"), td(e.criteria.map((c) => `${c.id} ${c.met ? "met" : "not met"} ${c.votes}/${c.total}${c.split ? " (split)" : ""}`).join("; "))]);
+  const skipped = r.skipped.map((k) => [td(k.task), td(k.reason)]);
+  return `<h2>Simulated-only tasks</h2>
+<p>Tasks of simulated-only domains (no world): run under the environment simulator and scored by the rubric verifier only (three judgments per criterion, majority vote), never by executable checks; none of the figures above includes them. Strict success ${r.strict_success.passed} of ${r.strict_success.completed} completed episodes (${pct(r.strict_success.rate)}). Every judgment is in <code>simulated-only.json</code>.</p>
+${rows.length === 0 ? "" : table(["task", "condition", "run", "result", "criteria (votes met)"], rows)}
+${skipped.length === 0 ? "" : `<p>Skipped:</p>\n${table(["task", "why"], skipped)}`}
+`;
+}
+
+export function reportPage(summary: EvaluationResult, charts: readonly RenderedChart[], failed: readonly FailedCheckRow[], simulatedOnly: SimulatedEvaluation | null = null): string {
   const s = summary;
   const eff = s.efficiency as unknown as Efficiency;
   const settings = Object.entries(s.settings)
@@ -118,7 +131,7 @@ ${errored.length === 0 ? "<p>None.</p>" : table(["task", "condition", "run", "cl
 ${failedRows.length === 0 ? "<p>No check failed.</p>" : `<div class="wide">${table(["task", "check", "group", "kind", "failed", "conditions", "reason (first failure)", "enforces"], failedRows)}</div>`}
 <h2>Settings</h2>
 ${table(["setting", "value"], settings)}
-</body>
+${simulatedOnlySection(simulatedOnly)}</body>
 </html>
 `;
 }
