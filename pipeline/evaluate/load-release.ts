@@ -119,7 +119,7 @@ export function loadEvalRelease(arg: string, root?: string): EvalRelease {
   const configs = new ReleaseEnvConfigs(integrity.contents);
   const simulated: EvalSimulatedTask[] = [];
   const documents = new Map<string, KnowledgeDocumentEntry[]>();
-  const goldens = new ReleaseGoldens(release, documents);
+  const goldens = new ReleaseGoldens(integrity.contents, documents);
   for (const id of releaseDomainIds(manifest)) {
     if (isSimulatedDomain(release, id)) {
       simulated.push(...simulatedTasks(release, id, configs, problems));

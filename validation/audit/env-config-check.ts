@@ -72,23 +72,34 @@ function parseJson<T extends typeof EnvConfigShared | typeof EnvConfigFile>(byte
 }
 
 /**
+ * A task's stored configuration file: present, schema-valid and about this task; null with its
+ * problems (each naming the file) otherwise. The audit and the evaluator read it this one way.
+ */
+export function readEnvConfigFile(contents: ReleaseFiles, domain: string, task: string, problems: FileFailure[]): EnvConfigFile | null {
+  const file = envConfigFile(domain, task);
+  const bytes = contents.get(file);
+  if (!bytes) {
+    problems.push({ file, reason: "the released task has no environment configuration (required file is missing from the release)" });
+    return null;
+  }
+  const config = parseJson(bytes, file, EnvConfigFile, problems);
+  if (!config) return null;
+  if (config.task !== task || config.domain !== domain) {
+    problems.push({ file, reason: `is the configuration of ${config.domain}/${config.task}, not of ${domain}/${task}` });
+    return null;
+  }
+  return config;
+}
+
+/**
  * The environment configuration of one released task: present, schema-valid, about this task,
  * naming a shared part the release holds (filed under its sha256), and holding no value of a
  * hidden column (hidden-values.ts, on the task's initial state). Each problem names the file.
  */
 export function checkEnvConfig(contents: ReleaseFiles, ctx: AuditDomain, shared: SharedParts, task: Task, problems: FileFailure[]): void {
   const file = envConfigFile(ctx.id, task.id);
-  const bytes = contents.get(file);
-  if (!bytes) {
-    problems.push({ file, reason: "the released task has no environment configuration (required file is missing from the release)" });
-    return;
-  }
-  const config = parseJson(bytes, file, EnvConfigFile, problems);
+  const config = readEnvConfigFile(contents, ctx.id, task.id, problems);
   if (!config) return;
-  if (config.task !== task.id || config.domain !== ctx.id) {
-    problems.push({ file, reason: `is the configuration of ${config.domain}/${config.task}, not of ${ctx.id}/${task.id}` });
-    return;
-  }
   const part = shared.get(config.shared, problems);
   if (!part) return;
   const key = `overlay:${ctx.base.hash}:${sha256(canonicalJson(task.initial_state))}`;

@@ -152,7 +152,8 @@ function traceFile(contents: ReleaseFiles, file: string, documents: readonly Kno
   return trace;
 }
 
-function goldenTrace(contents: ReleaseFiles, file: string, task: string, documents: readonly KnowledgeDocumentEntry[], problems: FileFailure[]): Trace | null {
+/** The golden trace of `task` filed at `file`, document references put back; null with a problem when it cannot be read or is not that task's golden trace. */
+export function goldenTrace(contents: ReleaseFiles, file: string, task: string, documents: readonly KnowledgeDocumentEntry[], problems: FileFailure[]): Trace | null {
   const trace = traceFile(contents, file, documents, problems);
   if (!trace) return null;
   if (trace.task !== task || trace.role !== "golden") {
