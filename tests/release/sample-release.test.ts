@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -8,7 +8,8 @@ import { Progress } from "../../pipeline/build/progress.js";
 import { checkSampleRelease, latestVersion, SAMPLE_RELEASE } from "../../pipeline/build/sample-release.js";
 import { auditRelease } from "../../validation/audit/index.js";
 
-const DOMAINS = ["customs-clearance", "ed-triage", "fx-treasury"];
+/** Every domain under sources/: the sample release is built from all of them. */
+const DOMAINS = readdirSync("sources", { withFileTypes: true }).filter((e) => e.isDirectory() && existsSync(join("sources", e.name, "domain.yaml"))).map((e) => e.name).sort();
 
 describe("the committed sample release", () => {
   it("audits clean: every hash, every golden trace, every violation trace", async () => {

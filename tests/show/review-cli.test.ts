@@ -34,7 +34,7 @@ describe("synth review", () => {
       expect(readFileSync(join(out, "fx-treasury", "fx-treasury-003.html"), "utf8")).toBe(renderHtml(showReleaseTask(SAMPLE, "fx-treasury-003", RELEASES)));
       const index = readFileSync(join(out, "index.html"), "utf8");
       expect(hrefs(index).sort()).toEqual(taskIds.map((id) => `${id}.html`));
-      expect(index).toContain(`<p>root <code>${manifest.root_hash}</code>; ${manifest.counts.tasks} tasks in 3 domains, ${manifest.counts.checks} checks, ${violationFiles} violation traces.`);
+      expect(index).toContain(`<p>root <code>${manifest.root_hash}</code>; ${manifest.counts.tasks} tasks in ${Object.keys(manifest.counts.by_domain).length} domains, ${manifest.counts.checks} checks, ${violationFiles} violation traces.`);
       expect(index).not.toContain('id="unverified"');
       expect(index).not.toContain('class="failed"');
       expect(index).not.toContain("<script");

@@ -3,27 +3,20 @@ import { join } from "node:path";
 import type { Command } from "commander";
 import Table from "cli-table3";
 import { formatIssue } from "../../core/errors.js";
-import { resolveConfig, type FoundryConfig } from "../../core/config.js";
 import { checkDomain, listDomainDirs } from "../../sources/check-sources.js";
 import { runBuild } from "../../build/run-build.js";
 import { Progress } from "../../build/progress.js";
 import { dropCause } from "../../build/drop-cause.js";
-import { checkSampleRelease, SAMPLE_RELEASE } from "../../build/sample-release.js";
+import { checkSampleRelease, latestVersion, SAMPLE_RELEASE } from "../../build/sample-release.js";
 import { ValidationReport } from "../../schemas/index.js";
 import { readFileSync } from "node:fs";
-import { runDemoEvaluations } from "./demo-evaluation.js";
+import { demoConfig } from "./demo-config.js";
+import { runDemoEvaluationsInThread } from "./demo-evaluation-thread.js";
 import { demoFigures, horizonText } from "../../release/demo-figures.js";
 
 const killAll = (k: { killed: number; total: number }) => (k.total === 0 ? "-" : `${((100 * k.killed) / k.total).toFixed(1)}% (${k.killed}/${k.total})`);
 
-/**
- * The demo's configuration: the resolved one (cache folder, retries…) with every role deterministic
- * and each domain card's seed, whatever FOUNDRY_MODEL, FOUNDRY_MODEL_<ROLE>, FOUNDRY_SEED or the
- * config file say: the demo promises no model and compares its release with the committed one.
- */
-export function demoConfig(opts: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): FoundryConfig {
-  return { ...resolveConfig(opts), model: "deterministic", models: {}, seed: null };
-}
+export { demoConfig } from "./demo-config.js";
 
 /** `synth demo`: the offline showcase run by `npm run demo`. */
 export function registerDemo(program: Command): void {
@@ -53,7 +46,18 @@ export function registerDemo(program: Command): void {
       }
       const progress = Progress.auto(false);
       process.stdout.write("synth demo: deterministic strategies for every role and each domain card's seed (model and seed settings are ignored)\n");
-      const outcome = await runBuild({ config: demoConfig(), paths: { sources: opts.sources, generated: opts.generated }, progress });
+      // The evaluator on the committed release (the one frozen for agents), when there is one. It
+      // needs nothing from the build, so it runs on a worker thread (the second core) meanwhile.
+      const committed = latestVersion(SAMPLE_RELEASE.root, SAMPLE_RELEASE.name);
+      const evaluating = committed === null ? null : runDemoEvaluationsInThread({ release: `${SAMPLE_RELEASE.name}@${committed}`, releasesRoot: SAMPLE_RELEASE.root, generated: opts.generated });
+      if (committed !== null) process.stdout.write(`evaluating oracle, noop and the five probes on ${SAMPLE_RELEASE.name}@${committed} (E0-E3) on a second thread while the domains build\n`);
+      let outcome: Awaited<ReturnType<typeof runBuild>>;
+      try {
+        outcome = await runBuild({ config: demoConfig(), paths: { sources: opts.sources, generated: opts.generated }, progress });
+      } catch (e) {
+        await evaluating?.stop();
+        throw e;
+      }
       const rows = outcome.domains.map((d) => {
         const stage = (name: string) => d.stages.find((s) => s.stage === name);
         const report = ValidationReport.parse(JSON.parse(readFileSync(join(opts.generated, d.domain, "validation.json"), "utf8")));
@@ -101,12 +105,8 @@ export function registerDemo(program: Command): void {
         : sample.identical
           ? `Sample release ${SAMPLE_RELEASE.name}@${sample.version}: rebuilt byte-identical to the committed one (root ${sample.fresh.manifest.root_hash.slice(0, 16)}); audit ${audit?.ok ? "clean" : "FAILED"}: ${audit?.golden_passed}/${audit?.tasks} golden traces replay, ${audit?.mutants.killed}/${audit?.mutants.total} violation traces still fail.`
           : `Sample release ${SAMPLE_RELEASE.name}@${sample.version}: the rebuilt release DIFFERS from the committed one in ${sample.differing.length} file(s) (${sample.differing.slice(0, 5).join(", ")}${sample.differing.length > 5 ? ", …" : ""}). A change that alters the release must bump its version: synth release ${SAMPLE_RELEASE.name} --version <next>.`;
-      // The evaluator on the committed release (the one frozen for agents), when there is one.
-      let evaluation: Awaited<ReturnType<typeof runDemoEvaluations>> | null = null;
-      if (sample.version !== null) {
-        progress.emit({ event: "run", run: outcome.run, detail: "evaluating oracle, noop and the five probes on the sample release (E0-E3)" });
-        evaluation = await runDemoEvaluations({ release: `${SAMPLE_RELEASE.name}@${sample.version}`, releasesRoot: SAMPLE_RELEASE.root, generated: opts.generated, config: demoConfig() });
-      }
+      if (evaluating) progress.emit({ event: "run", run: outcome.run, detail: "waiting for the evaluation of the committed sample release" });
+      const evaluation = evaluating ? await evaluating.result : null;
       mkdirSync(opts.generated, { recursive: true });
       const md = [
         "# Demo summary",
