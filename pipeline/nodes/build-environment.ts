@@ -20,7 +20,11 @@ export function writeEnvironment(state: BuildStateType, svc: BuildServices): Pic
   const slots = Array.from({ length: ctx.card.generation.task_count }, (_, i) => i);
   svc.progress.emit({ event: "stage_done", domain: state.domain, stage: "build_environment", done: 1, total: 1, detail: `${ctx.world.tables.length} tables, ${ctx.world.operations.length} operations, state ${ctx.base.hash.slice(0, 12)}` });
   return {
-    worldHash: contentHash({ world: ctx.world, state: ctx.base.hash }),
+    // The environment an agent meets: the world, its initial state and the knowledge base. The
+    // documents are in it because golden traces record read_document answers (and probes search
+    // the texts): a document edit that leaves the SOP unchanged must still miss every stage keyed
+    // on this hash (solve, verify, calibrate…), or cached traces would quote the old text.
+    worldHash: contentHash({ world: ctx.world, state: ctx.base.hash, documents: ctx.documents }),
     slots,
     stages: [{ stage: "build_environment", items_in: ctx.world.tables.length, items_out: ctx.world.operations.length, dropped: [] }],
   };
