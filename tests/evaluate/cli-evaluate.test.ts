@@ -70,10 +70,10 @@ describe("synth evaluate: refusals", () => {
     const first = synth(["evaluate", SAMPLE, "--agent", "noop", "--conditions", "E0", "--domains", "fx-treasury", "--out", out]);
     expect(first.code).toBe(0);
     expect(FX_TASKS).toBeGreaterThan(0);
-    expect(first.stdout).toContain(`noop on sample@1.6.0 (user-sim deterministic): ${FX_TASKS} episodes, ${FX_TASKS} run now, 0 already finished, 0 errored`);
+    expect(first.stdout).toContain(`noop on sample@1.7.0 (user-sim deterministic): ${FX_TASKS} episodes, ${FX_TASKS} run now, 0 already finished, 0 errored`);
     const other = synth(["evaluate", SAMPLE, "--agent", "oracle", "--conditions", "E0", "--domains", "fx-treasury", "--out", out]);
     expect(other.code).toBe(1);
-    expect(other.stderr).toContain("[EVALUATION_OUT_CONFLICT] this folder holds the evaluation of noop on sample@1.6.0, not of oracle on sample@1.6.0: choose another --out");
+    expect(other.stderr).toContain("[EVALUATION_OUT_CONFLICT] this folder holds the evaluation of noop on sample@1.7.0, not of oracle on sample@1.7.0: choose another --out");
     const differs = synth(["evaluate", SAMPLE, "--agent", "noop", "--conditions", "E0,E1", "--domains", "fx-treasury", "--out", out]);
     expect(differs.code).toBe(1);
     expect(differs.stderr).toContain('[EVALUATION_SETTINGS_CONFLICT] settings differ from the stored ones (conditions: stored ["E0"], now ["E0","E1"])');

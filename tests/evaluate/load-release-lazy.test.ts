@@ -5,7 +5,7 @@ import { loadEvalRelease } from "../../pipeline/evaluate/load-release.js";
 import { FoundryError } from "../../pipeline/core/errors.js";
 import { cleanupTemp, writableCopy } from "../release/helpers.js";
 
-const RELEASE = join(process.cwd(), "generated", "releases", "sample", "1.6.0");
+const RELEASE = join(process.cwd(), "generated", "releases", "sample", "1.7.0");
 afterAll(cleanupTemp);
 
 function codeOf(f: () => unknown): string {

@@ -7,7 +7,7 @@ import { enforcedBy, failedChecks } from "../../pipeline/evaluate/score/report/f
 import { renderSvg } from "../../pipeline/evaluate/score/report/render-svg.js";
 import { episode, RELEASE, settings } from "./metrics-fixtures.js";
 
-const TASK = Task.parse(JSON.parse(readFileSync(new URL("../../generated/releases/sample/1.6.0/domains/fx-treasury/tasks/fx-treasury-001.json", import.meta.url), "utf8")));
+const TASK = Task.parse(JSON.parse(readFileSync(new URL("../../generated/releases/sample/1.7.0/domains/fx-treasury/tasks/fx-treasury-001.json", import.meta.url), "utf8")));
 
 /** fx-treasury-001 failing its PRP-4.3 process check at E1 in 2 of 2 runs, and passing at E0. */
 function results() {

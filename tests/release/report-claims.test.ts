@@ -10,7 +10,7 @@ import type { FileFailure, ReleaseFiles } from "../../validation/audit/verify-in
 // what the whole-file parse gives: the same claims for a well-formed report, the same problems for
 // a malformed one.
 const FILE = "validation/fx-treasury.json";
-const SAMPLE = readFileSync(fileURLToPath(new URL(`../../generated/releases/sample/1.6.0/${FILE}`, import.meta.url)));
+const SAMPLE = readFileSync(fileURLToPath(new URL(`../../generated/releases/sample/1.7.0/${FILE}`, import.meta.url)));
 
 function files(bytes: Buffer): ReleaseFiles {
   const m = new Map([[FILE, bytes]]);

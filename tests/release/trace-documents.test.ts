@@ -9,7 +9,7 @@ import { manifestRootHash } from "../../validation/audit/root-hash.js";
 import { compactTrace, DOCUMENT_REF, expandTrace } from "../../validation/audit/trace-documents.js";
 import { cleanupTemp, writableCopy } from "./helpers.js";
 
-const RELEASE = join(process.cwd(), "generated", "releases", "sample", "1.6.0");
+const RELEASE = join(process.cwd(), "generated", "releases", "sample", "1.7.0");
 const GOLDEN = "domains/fx-treasury/golden/fx-treasury-001.json";
 afterAll(cleanupTemp);
 

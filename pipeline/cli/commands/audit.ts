@@ -52,7 +52,7 @@ holds, 1 anything failed, 2 usage.
 Examples:
   synth audit generated/releases/foundry-bench/1.0.0
   synth audit foundry-bench@1.0.0 --root 3f5c…(64 hex digits) --json
-  synth audit generated/releases/sample/1.6.0 --rebuild`,
+  synth audit generated/releases/sample/1.7.0 --rebuild`,
     )
     .action(async (arg: string, flags: AuditFlags) => {
       if (flags.root !== undefined && !/^[0-9a-f]{64}$/.test(flags.root)) throw new FoundryError("USAGE", "--root must be a sha256 hex digest (64 lowercase hex digits)", { path: "--root" }, flags.root);

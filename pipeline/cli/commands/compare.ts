@@ -23,7 +23,7 @@ hybrid results are never paired). Exit codes: 0 compared, 1 a folder cannot be r
 releases differ, 2 usage.
 
 Examples:
-  synth compare generated/evaluations/sample@1.6.0/noop generated/evaluations/sample@1.6.0/oracle
+  synth compare generated/evaluations/sample@1.7.0/noop generated/evaluations/sample@1.7.0/oracle
   synth compare A B --json`,
     )
     .action((a: string, b: string, flags: { seed: string; json?: boolean }) => {

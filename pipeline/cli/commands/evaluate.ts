@@ -127,8 +127,8 @@ Exit codes: 0 evaluated, 1 invalid input (a tampered release, a conflicting --ou
 
 Examples:
   synth evaluate sample --agent oracle --conditions E0
-  synth evaluate generated/releases/sample/1.6.0 --agent probe:competent --runs 3
-  synth evaluate sample@1.6.0 --agent openai:gpt-4.1 --user-sim openai:gpt-4.1-mini --concurrency 4
+  synth evaluate generated/releases/sample/1.7.0 --agent probe:competent --runs 3
+  synth evaluate sample@1.7.0 --agent openai:gpt-4.1 --user-sim openai:gpt-4.1-mini --concurrency 4
   synth evaluate sample --agent openai:gpt-4.1 --env simulated --env-sim openai:gpt-4.1-mini`,
     )
     .action(async (release: string, f: EvaluateFlags) => {

@@ -21,7 +21,7 @@ Pages have no script and fetch nothing. Exit codes: 0 written, 1 invalid input, 
 
 Examples:
   synth review sample --out /tmp/review
-  synth review sample@1.6.0 --out /tmp/review --strict`,
+  synth review sample@1.7.0 --out /tmp/review --strict`,
     )
     .action((release: string, flags: { out: string; releases: string; strict?: boolean }) => {
       const r = reviewRelease(release, flags.out, { releasesRoot: flags.releases, strict: flags.strict === true, progress: (line) => process.stderr.write(`${line}\n`) });

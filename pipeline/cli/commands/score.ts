@@ -32,8 +32,8 @@ disagreement: the figures follow the traces, and the command exits 1. Exit codes
 1 invalid input or a disagreement, 2 usage.
 
 Examples:
-  synth score generated/evaluations/sample@1.6.0/oracle
-  synth score /tmp/eval --release generated/releases/sample/1.6.0 --json`,
+  synth score generated/evaluations/sample@1.7.0/oracle
+  synth score /tmp/eval --release generated/releases/sample/1.7.0 --json`,
     )
     .action(async (dir: string, flags: ScoreFlags) => {
       const out = await scoreDirectory(dir, { ...(flags.release !== undefined ? { release: flags.release } : {}), releases: flags.releases });

@@ -32,7 +32,7 @@ Examples:
   synth show sample customs-clearance-001
   synth show sample@1.0.0 fx-treasury-003 --json
   synth show sample ed-triage-001 --html /tmp/ed-triage-001.html
-  synth show generated/evaluations/sample@1.6.0/probe:fact-guesser fx-treasury/fx-treasury-003/E0/0`,
+  synth show generated/evaluations/sample@1.7.0/probe:fact-guesser fx-treasury/fx-treasury-003/E0/0`,
     )
     .action((release: string, taskId: string, flags: { releases: string; strict?: boolean; json?: boolean; html?: string }) => {
       const view = isEvaluationDir(release) ? showEpisode(release, taskId, flags.releases, { strict: flags.strict === true }) : showReleaseTask(release, taskId, flags.releases, { strict: flags.strict === true });
