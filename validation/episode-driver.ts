@@ -5,6 +5,7 @@ import type { Isolation } from "../pipeline/world/connection.js";
 import { ScriptedCustomer } from "../pipeline/world/customer-sim.js";
 import type { Invoke, ToolOutcome } from "../pipeline/world/types.js";
 import { initialStateFor } from "./initial-states.js";
+import { changedState } from "./checks/lib/events.js";
 import type { EpisodeAction } from "./episode-actions.js";
 
 /** How a produced trace is labelled (and optionally faulted). */
@@ -145,12 +146,16 @@ export class EpisodeDriver {
     this.episode.close();
   }
 
-  /** The newest pending proposal made by `proposal_of` in this episode (ids shift when actions move). */
+  /**
+   * The newest pending proposal made by `proposal_of` in this episode (ids shift when actions move).
+   * A proposal or approval whose response a silent fault degraded still ran (`changedState`): under
+   * fault conditions it counts as made, or the approval would name an older proposal.
+   */
   private proposalFor(action: Extract<EpisodeAction, { type: "approve" }>): string | undefined {
     if (action.proposal_of === null) return undefined;
     const events = this.episode.events;
-    const approved = new Set(events.filter((e) => e.kind === "approval" && e.status === "executed").map((e) => e.proposal_id));
-    const made = events.filter((e) => e.kind === "proposal" && e.status === "executed" && e.name === action.proposal_of && e.proposal_id !== undefined);
+    const approved = new Set(events.filter((e) => e.kind === "approval" && changedState(e)).map((e) => e.proposal_id));
+    const made = events.filter((e) => e.kind === "proposal" && changedState(e) && e.name === action.proposal_of && e.proposal_id !== undefined);
     const open = made.filter((e) => !approved.has(e.proposal_id));
     return (open.at(-1) ?? made.at(-1))?.proposal_id;
   }

@@ -65,7 +65,7 @@ describe("synth build (deterministic strategies)", () => {
     // A document edit that changes no procedure or rule. Golden traces record read_document
     // answers, so the knowledge base is part of the environment's hash: the task stages run again
     // and every answer of the edited document quotes its new text, never a cached old one.
-    const reads = (trace: Trace) => trace.events.filter((e) => e.kind === "tool_call" && e.name === "read_document") as Array<{ args: { id: string }; result: { text: string } }>;
+    const reads = (trace: Trace) => trace.events.filter((e) => e.kind === "tool_call" && e.name === "read_document") as unknown as Array<{ args: { id: string }; result: { text: string } }>;
     const golden2 = Trace.parse(JSON.parse(before["golden/fx-treasury-002.json"] as string));
     const readId = reads(golden2)[0]?.args.id;
     expect(readId).toBeDefined();
