@@ -10,18 +10,38 @@ describe("the sample release's datasheet", () => {
   const readme = readFileSync(join(dir, "README.md"), "utf8");
   const manifest = ReleaseManifest.parse(JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")));
 
-  it("states each domain's structure, and every sample domain meets the bar (≥10 documents, ≥2 distractors, ≥6 operations, ≥3 workflows, ≥10 released tasks)", () => {
-    const start = readme.indexOf("### Structure");
-    const section = readme.slice(start, readme.indexOf("\n### ", start + 1));
-    const rows = section.split("\n").filter((l) => /^\| [a-z]/.test(l) && !l.startsWith("| domain")).map((l) => l.split("|").slice(1, -1).map((c) => c.trim()));
-    expect(rows.map((r) => r[0])).toEqual(["customs-clearance", "ed-triage", "fx-treasury"]);
+  const table = (heading: string) => {
+    const start = readme.indexOf(heading);
+    const ends = ["\n### ", "\n#### "].map((h) => readme.indexOf(h, start + 1)).filter((i) => i > 0);
+    const section = readme.slice(start, Math.min(...ends));
+    return section.split("\n").filter((l) => /^\| [a-z]/.test(l) && !l.startsWith("| domain")).map((l) => l.split("|").slice(1, -1).map((c) => c.trim()));
+  };
+
+  it("states each domain's structure, and every sample domain meets the bar (≥12 documents, ≥3 distractors, ≥8 operations, ≥4 workflows, ≥15 released tasks; ≥150 tasks in 7 industries)", () => {
+    const rows = table("### Structure");
+    expect(rows.map((r) => r[0])).toEqual(Object.keys(manifest.counts.by_domain).sort());
     for (const [domain, documents, distractors, operations, , workflows, , , released] of rows) {
-      expect(Number(documents), domain).toBeGreaterThanOrEqual(10);
-      expect(Number(distractors), domain).toBeGreaterThanOrEqual(2);
-      expect(Number(operations), domain).toBeGreaterThanOrEqual(6);
-      expect(Number(workflows), domain).toBeGreaterThanOrEqual(3);
-      expect(Number(released), domain).toBeGreaterThanOrEqual(10);
+      expect(Number(documents), domain).toBeGreaterThanOrEqual(12);
+      expect(Number(distractors), domain).toBeGreaterThanOrEqual(3);
+      expect(Number(operations), domain).toBeGreaterThanOrEqual(8);
+      expect(Number(workflows), domain).toBeGreaterThanOrEqual(4);
+      expect(Number(released), domain).toBeGreaterThanOrEqual(15);
       expect(Number(released)).toBe(manifest.counts.by_domain[domain as string]?.tasks);
+    }
+    expect(manifest.counts.tasks).toBeGreaterThanOrEqual(150);
+    expect(new Set(Object.values(manifest.counts.by_domain).map((d) => d.industry)).size).toBe(7);
+  });
+
+  it("every domain meets the trap and time targets: traps in ≥25% of tasks and every trap bites, time decides in ≥30%", () => {
+    const rows = table("### What the tasks exercise");
+    expect(rows.map((r) => r[0])).toEqual(Object.keys(manifest.counts.by_domain).sort());
+    const share = (cell: string) => /^(\d+)\/(\d+)/.exec(cell)?.slice(1).map(Number) as [number, number];
+    for (const [domain, , traps, bite, time] of rows) {
+      const [trapTasks, tasks] = share(traps as string);
+      expect(trapTasks / tasks, `${domain} traps`).toBeGreaterThanOrEqual(0.25);
+      expect(bite, `${domain} traps that bite`).toBe(`${trapTasks}/${trapTasks}`);
+      const [timed] = share(time as string);
+      expect(timed / tasks, `${domain} time decides`).toBeGreaterThanOrEqual(0.3);
     }
   });
 
